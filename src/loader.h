@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * loader: start an ELF executable inside the current process, in place of execve(2).
+ *
+ * execve(2) would close every O_CRED_ALLOW directory fd, so credbox loads the program into its
+ * own address space, removes itself, and jumps to the program's entry point (or to that of its
+ * ELF interpreter). The program sees the state a fresh execve would give it, with the fds the
+ * launcher left open still open at the same numbers.
+ *
+ * Two calls, split at the privilege drop:
+ *
+ *   loader_prepare()  while still privileged. Reads and checks the program and its PT_INTERP
+ *                     interpreter (opened here, so the interpreter path is resolved with the
+ *                     launcher's privileges, as execve would), and maps both images at their
+ *                     final addresses. Every check of the files happens here. On return no fd
+ *                     is held by the loader: the launcher may close every fd but its own.
+ *   loader_enter()    last, after privilege drop, Landlock and seccomp. Builds the new stack,
+ *                     resets what execve resets and hands over to the x86_64 stub, which unmaps
+ *                     every mapping of credbox except its own page, switches stacks and jumps.
+ *
+ * Syscalls loader_enter() needs (a seccomp filter must allow them): mmap, munmap, mprotect,
+ * getrandom, rt_sigaction, rt_sigprocmask, sigaltstack, prctl(PR_SET_NAME), rseq (to
+ * unregister glibc's rseq area), getuid, geteuid, getgid, getegid, write and exit_group (only
+ * for the message if an munmap fails after the point of no return). It opens no file.
+ *
+ * Errors: both calls return 0 or -errno, with err->msg a one-line human message (no trailing
+ * newline, no program name) and err->status the exit status the launcher should use:
+ *   127  the program's interpreter does not exist (-ENOENT), as a shell reports execve's ENOENT
+ *   126  everything else: malformed, truncated or hostile ELF (-ENOEXEC), bad argument
+ *        (-EINVAL), not executable or on a noexec mount (-EACCES), address collision with
+ *        credbox (-EEXIST), out of memory (-ENOMEM), I/O errors.
+ * The launcher reports "program not found" (127) itself, since it opens the program.
+ *
+ * Not reset without privilege (documented in credbox(1)): /proc/self/exe keeps naming the
+ * launcher; /proc/self/cmdline and /proc/self/environ read credbox's former (now unmapped)
+ * argument area and appear empty; /proc/self/auxv shows credbox's auxv; the brk heap starts
+ * where credbox's ended (it cannot collide: the kernel refuses to grow brk into a mapping, and
+ * malloc then falls back to mmap). See loader.c for the details.
+ */
+#ifndef CREDBOX_LOADER_H
+#define CREDBOX_LOADER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* More program headers than this is refused (-ENOEXEC); real programs have about 15. */
+#define LOADER_MAX_PHNUM	64
+/* Path of an ELF interpreter, NUL included. */
+#define LOADER_MAX_INTERP	256
+/* AT_EXECFN string kept for the new stack, NUL included. */
+#define LOADER_MAX_EXECFN	4096
+/* Address ranges kept at the jump: both images' segments, the vDSO and vvar pages. */
+#define LOADER_MAX_KEEP		(2 * LOADER_MAX_PHNUM + 8)
+
+struct loader_error {
+	int code;		/* -errno, as returned */
+	int status;		/* exit status for the launcher: 126 or 127 */
+	char msg[256];		/* human-readable, one line */
+};
+
+/* One range of the address space, page aligned. */
+struct loader_range {
+	uintptr_t start;
+	uintptr_t len;
+};
+
+/* One mapped ELF image (the program or its interpreter). Filled by loader_prepare. */
+struct loader_elf {
+	uintptr_t bias;		/* load bias: runtime address - p_vaddr */
+	uintptr_t entry;	/* runtime entry point */
+	uintptr_t phdr;		/* runtime address of the program headers (AT_PHDR) */
+	unsigned int phnum;
+	unsigned int phent;
+	int mapped;		/* its segments are in the address space */
+};
+
+/*
+ * Everything loader_enter needs; the fields are private to the loader. It lives wherever the
+ * caller likes (stack or static storage): it is read before the jump and not after.
+ */
+struct loader_image {
+	struct loader_elf prog;
+	struct loader_elf interp;	/* interp.mapped == 0 for a static program */
+	int exec_stack;			/* PT_GNU_STACK asks for PF_X */
+	unsigned int nkeep;
+	struct loader_range keep[LOADER_MAX_KEEP];
+	char execfn[LOADER_MAX_EXECFN];
+	char interp_path[LOADER_MAX_INTERP];
+};
+
+/*
+ * Check and map the executable open at exec_fd (any access mode that allows reading; the fd
+ * is not closed and its offset is not used), and its interpreter. execfn is the name the
+ * program was started by (AT_EXECFN, and the basename becomes the process name). On failure
+ * nothing is left mapped and nothing else in the process has changed.
+ */
+int loader_prepare(struct loader_image *img, int exec_fd, const char *execfn,
+		   struct loader_error *err);
+
+/*
+ * Start the prepared program with argv and envp (NULL-terminated; copied onto the new stack,
+ * so they may live in memory that is about to be unmapped). Does not return on success. It
+ * returns -errno only for failures before the point of no return (for example the new stack
+ * cannot be allocated), with the process unharmed; the images stay mapped until
+ * loader_release().
+ */
+int loader_enter(struct loader_image *img, char *const argv[], char *const envp[],
+		 struct loader_error *err);
+
+/* Unmap what loader_prepare mapped, for a launcher that gives up after preparing. */
+void loader_release(struct loader_image *img);
+
+#endif /* CREDBOX_LOADER_H */
