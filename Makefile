@@ -1,0 +1,69 @@
+# credbox: the launcher, its tests, and the kernel series' build and VM.
+#
+#   make            build credbox and the client library
+#   make kernel     build the patched kernel (kernel-patches/build-kernel)
+#   make check      host tests, then every VM test; TAP, ends "N passed, N failed"
+#   make run        boot the patched kernel and show credbox on conf/dosemu.ini
+#   make bench      the benchmark table (ratios from one run)
+#   make fuzz       longer fuzzing runs of the profile parser and ELF checks
+
+B        ?= build
+CC       ?= cc
+PKGS     := inih libcap-ng libseccomp
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter \
+	    -D_GNU_SOURCE -fstack-protector-strong -Isrc $(PKG_CFLAGS)
+LDLIBS   += $(PKG_LIBS)
+
+VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.1)
+CFLAGS   += -DCREDBOX_VERSION='"$(VERSION)"'
+
+# Every src/*.c except the entry point goes into one static library that the
+# unit tests link against; fuzz targets live in tests/.
+SRC_C    := $(filter-out src/main.c,$(wildcard src/*.c))
+SRC_S    := $(wildcard src/*.S)
+LIB_OBJS := $(SRC_C:src/%.c=$(B)/%.o) $(SRC_S:src/%.S=$(B)/%.o)
+
+.PHONY: all kernel initramfs check check-host check-vm run bench fuzz clean deps
+all: $(B)/credbox
+
+$(B)/%.o: src/%.c $(wildcard src/*.h) | $(B)
+	$(CC) $(CFLAGS) -c -o $@ $<
+$(B)/%.o: src/%.S | $(B)
+	$(CC) $(CFLAGS) -c -o $@ $<
+$(B)/libcredbox.a: $(LIB_OBJS)
+	rm -f $@ && ar rcs $@ $^
+$(B)/credbox: $(B)/main.o $(B)/libcredbox.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(B):
+	mkdir -p $@
+
+# ---- tests -----------------------------------------------------------------
+# A test is an executable that prints TAP: tests/host/*.t run on this machine,
+# tests/vm/*.t boot the patched kernel through tests/vm/vm-run.
+HOST_TESTS = $(sort $(wildcard tests/host/*.t))
+VM_TESTS   = $(sort $(wildcard tests/vm/*.t))
+TEST_BINS  =
+
+-include tests/host/rules.mk
+-include tests/loader/rules.mk
+-include tests/vm/rules.mk
+
+check-host: all $(TEST_BINS)
+	tests/tap-run $(HOST_TESTS)
+check-vm: all $(TEST_BINS) kernel initramfs
+	tests/tap-run $(VM_TESTS)
+check: all $(TEST_BINS) kernel initramfs
+	tests/tap-run $(HOST_TESTS) $(VM_TESTS)
+
+# ---- the kernel and the VM -------------------------------------------------
+deps:
+	tests/deps install
+kernel:
+	kernel-patches/build-kernel
+
+clean:
+	rm -rf $(B)
