@@ -82,6 +82,7 @@ struct loader_image {
 	struct loader_elf prog;
 	struct loader_elf interp;	/* interp.mapped == 0 for a static program */
 	int exec_stack;			/* PT_GNU_STACK asks for PF_X */
+	unsigned int nimage;		/* keep[0..nimage) are the images' segments */
 	unsigned int nkeep;
 	struct loader_range keep[LOADER_MAX_KEEP];
 	char execfn[LOADER_MAX_EXECFN];

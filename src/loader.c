@@ -1,0 +1,787 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loader: map an ELF program (and its interpreter) into this process and start it as execve
+ * would, without execve (which would close the O_CRED_ALLOW directories).
+ *
+ * Phases and the point of no return
+ *   loader_prepare  (privileged) read, check (loader_elf.c), map both images, note the vDSO.
+ *                   Any failure unmaps what was mapped and returns -errno.
+ *   loader_enter    (sandboxed) allocate and fill the new stack, compute the table of ranges
+ *                   to unmap, unregister glibc's rseq area; any failure so far returns -errno
+ *                   with the process intact. Then the point of no return: reset signals, the
+ *                   alternate stack, the mask and the name, and call the stub, which unmaps
+ *                   the table, switches to the new stack and jumps.
+ *
+ * What execve would do that cannot be done here without privilege (PR_SET_MM needs
+ * CAP_SYS_RESOURCE and the seccomp filter denies it, on purpose):
+ *   - /proc/self/exe still names credbox (programs that re-exec themselves through it, or find
+ *     their data next to it, such as perl's $^X, see credbox);
+ *   - mm->arg_start/env_start still point into credbox's unmapped stack: /proc/PID/cmdline and
+ *     /proc/PID/environ read as empty, so ps(1) shows the process name in brackets;
+ *   - /proc/self/auxv is the kernel's copy of credbox's auxv (programs read getauxval(), which
+ *     uses the new stack, so only tools reading /proc see it);
+ *   - the brk heap: mm->start_brk/brk stay where credbox's heap was. Its pages are unmapped at
+ *     the jump, so brk(0) returns credbox's old break and the heap grows from there. It cannot
+ *     collide with the program: the kernel refuses to grow brk into another mapping, and
+ *     malloc then falls back to mmap.
+ *   - the signal mask is emptied (execve would keep it; credbox blocks nothing on purpose, and
+ *     a program must not inherit a mask left over from the launcher's work).
+ * The caller must be single-threaded (execve kills the other threads; we cannot).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#if __has_include(<sys/rseq.h>)
+#include <sys/rseq.h>
+#endif
+
+#include "loader_elf.h"
+
+/* Table handed to the per-architecture stub (loader_x86_64.S); lives on the new stack. */
+struct loader_stub_args {
+	uintptr_t sp;		/* initial stack pointer: points at argc */
+	uintptr_t entry;	/* where to jump */
+	uintptr_t nranges;
+	struct loader_range range[];	/* to munmap, in order */
+};
+
+_Noreturn void loader_stub_jump(const struct loader_stub_args *args);
+extern const char loader_stub_start[], loader_stub_end[];
+
+#define PAGE		LOADER_PAGE
+#define STACK_GUARD	(256 * PAGE)		/* the kernel's stack_guard_gap */
+#define STACK_DEFAULT	(8UL << 20)
+#define STACK_MAX	(1UL << 30)
+
+static uintptr_t page_down(uintptr_t v)
+{
+	return v & ~(PAGE - 1);
+}
+
+static uintptr_t page_up(uintptr_t v)
+{
+	return (v + PAGE - 1) & ~(PAGE - 1);
+}
+
+/* ---- reading and checking ------------------------------------------------------------ */
+
+/* The file as read: header, program headers, size. */
+struct loader_file {
+	int fd;
+	uint64_t size;
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph[LOADER_MAX_PHNUM];
+	struct loader_plan plan;
+};
+
+static int read_at(int fd, void *buf, size_t len, uint64_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(fd, (char *)buf + done, len - done, (off_t)(off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -ENOEXEC;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * What execve's open_exec checks: a regular file, executable by someone, not on a noexec
+ * mount (mapping it PROT_EXEC would fail there anyway, later and less clearly).
+ */
+static int check_file(struct loader_file *f, const char *what, struct loader_error *err)
+{
+	struct stat st;
+	struct statvfs vfs;
+
+	if (fstat(f->fd, &st) < 0)
+		return loader_fail(err, -errno, "%s: %s", what, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return loader_fail(err, -EACCES, "%s: not a regular file", what);
+	if (!(st.st_mode & 0111))
+		return loader_fail(err, -EACCES, "%s: not executable (no x bit)", what);
+	if (fstatvfs(f->fd, &vfs) == 0 && (vfs.f_flag & ST_NOEXEC))
+		return loader_fail(err, -EACCES, "%s: on a noexec mount", what);
+	f->size = (uint64_t)st.st_size;
+	return 0;
+}
+
+static int read_elf(struct loader_file *f, const char *what, struct loader_error *err)
+{
+	int ret = check_file(f, what, err);
+
+	if (ret)
+		return ret;
+	ret = read_at(f->fd, &f->eh, f->size < sizeof(f->eh) ? 0 : sizeof(f->eh), 0);
+	if (ret)
+		return loader_fail(err, ret, "%s: cannot read ELF header: %s", what,
+				   strerror(-ret));
+	ret = loader_elf_check_ehdr(&f->eh, f->size, what, err);
+	if (ret)
+		return ret;
+	ret = read_at(f->fd, f->ph, f->eh.e_phnum * sizeof(Elf64_Phdr), f->eh.e_phoff);
+	if (ret)
+		return loader_fail(err, ret, "%s: cannot read program headers: %s", what,
+				   strerror(-ret));
+	return loader_elf_check_phdrs(&f->eh, f->ph, f->size, what, &f->plan, err);
+}
+
+/* Open and check the interpreter named by the program's PT_INTERP. */
+static int open_interp(struct loader_image *img, struct loader_file *prog,
+		       struct loader_file *interp, struct loader_error *err)
+{
+	const Elf64_Phdr *ip = &prog->ph[prog->plan.interp];
+	int ret;
+
+	ret = read_at(prog->fd, img->interp_path, ip->p_filesz, ip->p_offset);
+	if (ret)
+		return loader_fail(err, ret, "%s: cannot read PT_INTERP", img->execfn);
+	ret = loader_elf_check_interp(img->interp_path, ip->p_filesz, img->execfn, err);
+	if (ret)
+		return ret;
+	/* Like the kernel: resolved by the (privileged) launcher, relative to its cwd if so. */
+	interp->fd = open(img->interp_path, O_RDONLY | O_CLOEXEC);
+	if (interp->fd < 0)
+		return loader_fail(err, -errno, "%s: interpreter %s: %s", img->execfn,
+				   img->interp_path, strerror(errno));
+	ret = read_elf(interp, img->interp_path, err);
+	if (ret)
+		return ret;
+	/* A chain of interpreters is not something the kernel follows either. */
+	if (interp->plan.interp >= 0)
+		return loader_fail(err, -ENOEXEC, "%s: interpreter %s has its own PT_INTERP",
+				   img->execfn, img->interp_path);
+	return 0;
+}
+
+/* ---- mapping ----------------------------------------------------------------------------- */
+
+static int seg_prot(uint32_t flags)
+{
+	return ((flags & PF_R) ? PROT_READ : 0) | ((flags & PF_W) ? PROT_WRITE : 0) |
+	       ((flags & PF_X) ? PROT_EXEC : 0);
+}
+
+/*
+ * One PT_LOAD, like binfmt_elf's elf_load(): file pages mapped MAP_PRIVATE with the segment's
+ * own protections (never an anonymous copy made executable: that would bypass noexec mounts
+ * and W^X policies), the tail of the last file page zeroed when the segment is writable, and
+ * anonymous pages for the rest of the bss.
+ */
+static int map_segment(int fd, const Elf64_Phdr *p, uintptr_t bias)
+{
+	uintptr_t start = bias + p->p_vaddr, pstart = page_down(start);
+	uintptr_t file_end = start + p->p_filesz, mem_end = start + p->p_memsz;
+	uintptr_t anon = pstart;
+	int prot = seg_prot(p->p_flags);
+
+	if (p->p_filesz) {
+		void *m = mmap((void *)pstart, page_up(file_end) - pstart, prot,
+			       MAP_PRIVATE | MAP_FIXED, fd, (off_t)(p->p_offset - (start - pstart)));
+
+		if (m == MAP_FAILED)
+			return -errno;
+		anon = page_up(file_end);
+		/* The rest of the page holds whatever follows in the file: it is bss. */
+		if (mem_end > file_end && (prot & PROT_WRITE))
+			memset((void *)file_end, 0, anon - file_end);
+	}
+	if (page_up(mem_end) > anon) {
+		void *m = mmap((void *)anon, page_up(mem_end) - anon, prot,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+
+		if (m == MAP_FAILED)
+			return -errno;
+	}
+	return 0;
+}
+
+/*
+ * Reserve the image's whole span first, so that segments land at their relative distances
+ * without overwriting anything: ET_EXEC at its fixed address with MAP_FIXED_NOREPLACE (a
+ * collision with credbox's own mappings fails here, cleanly), ET_DYN wherever the kernel's
+ * randomised mmap puts it, aligned to the largest p_align.
+ */
+static int reserve(struct loader_file *f, uintptr_t *base, const char *what,
+		   struct loader_error *err)
+{
+	uintptr_t span = f->plan.hi - f->plan.lo, extra, r, b;
+	void *m;
+
+	if (f->plan.type == ET_EXEC) {
+		m = mmap((void *)f->plan.lo, span, PROT_NONE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+		if (m == MAP_FAILED && errno == EEXIST)
+			return loader_fail(err, -EEXIST, "%s: fixed address range 0x%lx-0x%lx is "
+					   "already in use by credbox", what, f->plan.lo,
+					   f->plan.hi);
+		if (m == MAP_FAILED)
+			return loader_fail(err, -errno, "%s: cannot map at 0x%lx: %s", what,
+					   f->plan.lo, strerror(errno));
+		if ((uintptr_t)m != f->plan.lo) {	/* kernel older than 4.17: a hint */
+			munmap(m, span);
+			return loader_fail(err, -EEXIST, "%s: fixed address 0x%lx is in use", what,
+					   f->plan.lo);
+		}
+		*base = f->plan.lo;
+		return 0;
+	}
+	extra = f->plan.align - PAGE;
+	if (span > LOADER_USER_TOP - extra)
+		return loader_fail(err, -ENOMEM, "%s: image too large", what);
+	m = mmap(NULL, span + extra, PROT_NONE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (m == MAP_FAILED)
+		return loader_fail(err, -errno, "%s: cannot reserve %lu bytes: %s", what,
+				   span + extra, strerror(errno));
+	r = (uintptr_t)m;
+	b = (r + f->plan.align - 1) & ~(f->plan.align - 1);
+	if (b > r)
+		munmap((void *)r, b - r);
+	if (r + extra > b)
+		munmap((void *)(b + span), r + extra - b);
+	*base = b;
+	return 0;
+}
+
+/* Map every PT_LOAD of f; record the kept ranges in img; fill out. */
+static int map_image(struct loader_image *img, struct loader_file *f, struct loader_elf *out,
+		     const char *what, struct loader_error *err)
+{
+	uintptr_t base = 0, bias, prev_end = 0;
+	unsigned int i;
+	int ret = reserve(f, &base, what, err);
+
+	if (ret)
+		return ret;
+	bias = base - f->plan.lo;
+	for (i = 0; i < f->eh.e_phnum; i++) {
+		const Elf64_Phdr *p = &f->ph[i];
+		uintptr_t s = page_down(bias + p->p_vaddr), e = page_up(bias + p->p_vaddr + p->p_memsz);
+
+		if (p->p_type != PT_LOAD || p->p_memsz == 0)
+			continue;
+		ret = map_segment(f->fd, p, bias);
+		if (ret) {
+			munmap((void *)base, f->plan.hi - f->plan.lo);
+			return loader_fail(err, ret, "%s: cannot map segment %u: %s", what, i,
+					   strerror(-ret));
+		}
+		/* Holes between segments are unmapped, as binfmt_elf leaves them. */
+		if (prev_end && s > prev_end)
+			munmap((void *)prev_end, s - prev_end);
+		prev_end = e;
+		img->keep[img->nkeep].start = s;
+		img->keep[img->nkeep].len = e - s;
+		img->nkeep++;
+	}
+	out->bias = bias;
+	out->entry = bias + f->plan.entry;
+	out->phdr = f->plan.phdr_vaddr ? bias + f->plan.phdr_vaddr : 0;
+	out->phnum = f->eh.e_phnum;
+	out->phent = sizeof(Elf64_Phdr);
+	out->mapped = 1;
+	return 0;
+}
+
+static void unmap_ranges(const struct loader_range *keep, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		munmap((void *)keep[i].start, keep[i].len);
+}
+
+/* ---- the vDSO and vvar pages, which the program needs and must keep ------------------- */
+
+static void keep_range(struct loader_image *img, uintptr_t start, uintptr_t end)
+{
+	if (img->nkeep < LOADER_MAX_KEEP && end > start) {
+		img->keep[img->nkeep].start = page_down(start);
+		img->keep[img->nkeep].len = page_up(end) - page_down(start);
+		img->nkeep++;
+	}
+}
+
+/* The kernel's special mappings: [vvar], [vvar_vclock], [vdso] (named "[v..." in maps). */
+static int keep_special_from_proc(struct loader_image *img)
+{
+	char buf[8192], *line, *nl;
+	size_t have = 0;
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC), found = 0;
+
+	if (fd < 0)
+		return 0;
+	for (;;) {
+		ssize_t n = read(fd, buf + have, sizeof(buf) - 1 - have);
+
+		if (n <= 0)
+			break;
+		have += (size_t)n;
+		buf[have] = '\0';
+		for (line = buf; (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
+			unsigned long s, e;
+
+			*nl = '\0';
+			if (strstr(line, " [v") && !strstr(line, "[vsyscall]") &&
+			    sscanf(line, "%lx-%lx", &s, &e) == 2) {
+				keep_range(img, s, e);
+				found = 1;
+			}
+		}
+		have -= (size_t)(line - buf);
+		memmove(buf, line, have);
+	}
+	close(fd);
+	return found;
+}
+
+/*
+ * Without /proc: the vDSO's own size from its ELF headers, and the data pages the kernel puts
+ * just below it (4 pages on 6.12, 6 on later kernels), found by probing with msync, which
+ * fails with ENOMEM on an unmapped page.
+ */
+static void keep_special_fallback(struct loader_image *img)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Phdr *ph;
+	uintptr_t end = 0, low;
+	int i;
+
+	if (!eh)
+		return;
+	ph = (const Elf64_Phdr *)((const char *)eh + eh->e_phoff);
+	for (i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_vaddr + ph[i].p_memsz > end)
+			end = ph[i].p_vaddr + ph[i].p_memsz;
+	low = (uintptr_t)eh;
+	for (i = 0; i < 8 && msync((void *)(low - PAGE), PAGE, MS_ASYNC) == 0; i++)
+		low -= PAGE;
+	keep_range(img, low, (uintptr_t)eh + end);
+}
+
+/* ---- prepare ----------------------------------------------------------------------------- */
+
+int loader_prepare(struct loader_image *img, int exec_fd, const char *execfn,
+		   struct loader_error *err)
+{
+	struct loader_file *prog, *interp;
+	int ret;
+
+	memset(img, 0, sizeof(*img));
+	memset(err, 0, sizeof(*err));
+	if (!execfn || strlen(execfn) >= sizeof(img->execfn))
+		return loader_fail(err, -ENAMETOOLONG, "program name missing or too long");
+	strcpy(img->execfn, execfn);
+	/* Two copies of up to 64 program headers: too big for a small stack, so allocated. */
+	prog = calloc(2, sizeof(*prog));
+	if (!prog)
+		return loader_fail(err, -ENOMEM, "%s: out of memory", execfn);
+	interp = prog + 1;
+	prog->fd = exec_fd;
+	interp->fd = -1;
+	ret = read_elf(prog, execfn, err);
+	if (!ret && prog->plan.interp >= 0)
+		ret = open_interp(img, prog, interp, err);
+	if (!ret)
+		ret = map_image(img, prog, &img->prog, execfn, err);
+	if (!ret && interp->fd >= 0) {
+		unsigned int first = img->nkeep;
+
+		ret = map_image(img, interp, &img->interp, img->interp_path, err);
+		if (ret)
+			unmap_ranges(img->keep, first);
+	}
+	if (!ret) {
+		img->nimage = img->nkeep;
+		img->exec_stack = prog->plan.exec_stack;
+		if (!keep_special_from_proc(img))
+			keep_special_fallback(img);
+	}
+	if (interp->fd >= 0)
+		close(interp->fd);
+	free(prog);
+	if (ret)
+		memset(img, 0, sizeof(*img));
+	return ret;
+}
+
+void loader_release(struct loader_image *img)
+{
+	unmap_ranges(img->keep, img->nimage);
+	memset(img, 0, sizeof(*img));
+}
+
+/* ---- the new stack ------------------------------------------------------------------------ */
+
+/*
+ * The initial stack, laid out as binfmt_elf's create_elf_tables() does on x86_64:
+ *
+ *   high  +-----------------------------------+ <- top of the stack mapping
+ *         | 8 zero bytes (end marker)         |
+ *         | AT_EXECFN string                  |
+ *         | envp strings                      |
+ *         | argv strings                      |
+ *         | AT_PLATFORM string                |
+ *         | 16 random bytes (AT_RANDOM)       |
+ *         | padding, so that sp ends 16-aligned |
+ *         | AT_NULL, 0                        |
+ *         | auxv: type, value pairs           |
+ *         | NULL                              |
+ *         | envp[envc - 1] ... envp[0]        |
+ *         | NULL                              |
+ *         | argv[argc - 1] ... argv[0]        |
+ *   sp -> | argc                              |
+ *         +-----------------------------------+
+ *         | stub table (ranges to unmap),     |  wiped by the stub before the jump
+ *         | then free stack, growing down     |
+ *   low   +-----------------------------------+
+ */
+
+#define AUX_MAX	40	/* auxv pairs, AT_NULL included */
+
+struct stack_plan {
+	uintptr_t base, size;		/* the mapping */
+	uintptr_t sp;
+	size_t argc, envc;
+	size_t strings;			/* bytes of argv and envp strings */
+};
+
+static size_t count_strings(char *const v[], size_t *bytes)
+{
+	size_t n = 0;
+
+	for (; v && v[n]; n++)
+		*bytes += strlen(v[n]) + 1;
+	return n;
+}
+
+static uintptr_t copy_strings(uintptr_t p, char *const v[], size_t n, uintptr_t *ptrs)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(v[i]) + 1;
+
+		memcpy((void *)p, v[i], len);
+		ptrs[i] = p;
+		p += len;
+	}
+	ptrs[n] = 0;
+	return p;
+}
+
+/* Pass through one of credbox's own auxv entries, if the kernel gave it. */
+static void aux_copy(uintptr_t **a, unsigned long type)
+{
+	unsigned long v;
+
+	errno = 0;
+	v = getauxval(type);
+	if (v == 0 && errno == ENOENT)
+		return;
+	*(*a)++ = type;
+	*(*a)++ = v;
+}
+
+static void aux_put(uintptr_t **a, unsigned long type, uintptr_t v)
+{
+	*(*a)++ = type;
+	*(*a)++ = v;
+}
+
+static uintptr_t fill_auxv(uintptr_t *a, const struct loader_image *img, uintptr_t random,
+			   uintptr_t platform, uintptr_t execfn)
+{
+	uintptr_t *start = a;
+
+	aux_copy(&a, AT_SYSINFO_EHDR);	/* the vDSO: kept mapped through the jump */
+	aux_copy(&a, AT_MINSIGSTKSZ);
+	aux_copy(&a, AT_HWCAP);
+	aux_put(&a, AT_PAGESZ, PAGE);
+	aux_copy(&a, AT_CLKTCK);
+	aux_put(&a, AT_PHDR, img->prog.phdr);
+	aux_put(&a, AT_PHENT, img->prog.phent);
+	aux_put(&a, AT_PHNUM, img->prog.phnum);
+	aux_put(&a, AT_BASE, img->interp.mapped ? img->interp.bias : 0);
+	aux_put(&a, AT_FLAGS, 0);
+	aux_put(&a, AT_ENTRY, img->prog.entry);
+	/* The ids after the privilege drop: what the program really runs as. */
+	aux_put(&a, AT_UID, getuid());
+	aux_put(&a, AT_EUID, geteuid());
+	aux_put(&a, AT_GID, getgid());
+	aux_put(&a, AT_EGID, getegid());
+	/*
+	 * Secure mode: the dynamic loader ignores LD_PRELOAD, LD_LIBRARY_PATH and friends, and
+	 * glibc ignores its tunables, so the environment cannot inject code into the program,
+	 * whatever the profile lets through.
+	 */
+	aux_put(&a, AT_SECURE, 1);
+	aux_put(&a, AT_RANDOM, random);
+	aux_copy(&a, AT_HWCAP2);
+	aux_put(&a, AT_EXECFN, execfn);
+	aux_put(&a, AT_PLATFORM, platform);
+	aux_copy(&a, 27);		/* AT_RSEQ_FEATURE_SIZE */
+	aux_copy(&a, 28);		/* AT_RSEQ_ALIGN */
+	aux_copy(&a, 29);		/* AT_HWCAP3 */
+	aux_copy(&a, 30);		/* AT_HWCAP4 */
+	aux_put(&a, AT_NULL, 0);
+	return (uintptr_t)(a - start);
+}
+
+static int stack_size(uintptr_t *size)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_STACK, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
+		rl.rlim_cur = STACK_DEFAULT;
+	*size = page_up(rl.rlim_cur < (128UL << 10) ? (128UL << 10) :
+			rl.rlim_cur > STACK_MAX ? STACK_MAX : rl.rlim_cur);
+	return 0;
+}
+
+/*
+ * Map the stack (MAP_GROWSDOWN like the kernel's, so glibc's mprotect(PROT_GROWSDOWN) for
+ * an executable stack works) and write everything above sp. Returns 0 or -errno.
+ */
+static int build_stack(struct stack_plan *sp, const struct loader_image *img,
+		       char *const argv[], char *const envp[], struct loader_error *err)
+{
+	const char *plat = (const char *)getauxval(AT_PLATFORM);
+	size_t execfn_len = strlen(img->execfn) + 1, plat_len, words;
+	uintptr_t top, p, strings, random, platform, execfn, *v, naux;
+	uintptr_t aux[2 * AUX_MAX];
+	unsigned char rnd[16];
+	void *m;
+
+	if (!plat)
+		plat = LOADER_PLATFORM;
+	plat_len = strlen(plat) + 1;
+	sp->strings = 0;
+	sp->argc = count_strings(argv, &sp->strings);
+	sp->envc = count_strings(envp, &sp->strings);
+	stack_size(&sp->size);
+	/* The kernel's limit: strings and pointers take at most a quarter of the stack. */
+	if (sp->strings + (sp->argc + sp->envc) * sizeof(void *) > sp->size / 4)
+		return loader_fail(err, -E2BIG, "%s: argument list too long", img->execfn);
+	/* Fresh for every start: the program's stack protector and pointer guard seed. */
+	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+		return loader_fail(err, -errno, "getrandom: %s", strerror(errno));
+	m = mmap(NULL, sp->size, PROT_READ | PROT_WRITE | (img->exec_stack ? PROT_EXEC : 0),
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_GROWSDOWN | MAP_STACK, -1, 0);
+	if (m == MAP_FAILED)
+		return loader_fail(err, -errno, "cannot map the new stack: %s", strerror(errno));
+	sp->base = (uintptr_t)m;
+	top = sp->base + sp->size - sizeof(uintptr_t);		/* end marker, zero */
+	execfn = top - execfn_len;
+	memcpy((void *)execfn, img->execfn, execfn_len);
+	strings = execfn - sp->strings;
+	platform = strings - plat_len;
+	memcpy((void *)platform, plat, plat_len);
+	random = (platform - sizeof(rnd)) & ~(uintptr_t)15;
+	memcpy((void *)random, rnd, sizeof(rnd));
+	naux = fill_auxv(aux, img, random, platform, execfn);
+	words = 1 + (sp->argc + 1) + (sp->envc + 1) + naux;
+	sp->sp = (random - words * sizeof(uintptr_t)) & ~(uintptr_t)15;
+	v = (uintptr_t *)sp->sp;
+	*v++ = sp->argc;
+	p = copy_strings(strings, argv, sp->argc, v);
+	v += sp->argc + 1;
+	copy_strings(p, envp, sp->envc, v);
+	v += sp->envc + 1;
+	memcpy(v, aux, naux * sizeof(uintptr_t));
+	return 0;
+}
+
+/* ---- what the stub unmaps ------------------------------------------------------------------- */
+
+static void sort_ranges(struct loader_range *r, unsigned int n)
+{
+	unsigned int i, j;
+
+	for (i = 1; i < n; i++) {
+		struct loader_range t = r[i];
+
+		for (j = i; j > 0 && r[j - 1].start > t.start; j--)
+			r[j] = r[j - 1];
+		r[j] = t;
+	}
+}
+
+/*
+ * Everything in the user address space but the kept ranges: credbox's text, data, heap,
+ * stack, libraries and any anonymous memory. Computed as a complement rather than read from
+ * /proc/self/maps, which Landlock hides by now and which would miss nothing more anyway.
+ * Returns the number of ranges written to out (at most nkeep + 1).
+ */
+static unsigned int unmap_table(struct loader_range *keep, unsigned int nkeep,
+				struct loader_range *out)
+{
+	uintptr_t cur = 0;
+	unsigned int i, n = 0;
+
+	sort_ranges(keep, nkeep);
+	for (i = 0; i < nkeep; i++) {
+		if (keep[i].start > cur) {
+			out[n].start = cur;
+			out[n].len = keep[i].start - cur;
+			n++;
+		}
+		if (keep[i].start + keep[i].len > cur)
+			cur = keep[i].start + keep[i].len;
+	}
+	if (cur < LOADER_USER_TOP) {
+		out[n].start = cur;
+		out[n].len = LOADER_USER_TOP - cur;
+		n++;
+	}
+	return n;
+}
+
+/* Put the stub's table just below the initial sp, on the new stack (which is kept). */
+static struct loader_stub_args *stub_table(const struct loader_image *img,
+					   const struct stack_plan *st)
+{
+	struct loader_range keep[LOADER_MAX_KEEP + 2];
+	struct loader_stub_args *a;
+	unsigned int n = img->nkeep;
+	size_t size = sizeof(*a) + (n + 3) * sizeof(struct loader_range);
+
+	memcpy(keep, img->keep, n * sizeof(keep[0]));
+	keep[n].start = st->base;
+	keep[n++].len = st->size;
+	keep[n].start = (uintptr_t)loader_stub_start;
+	keep[n++].len = (uintptr_t)(loader_stub_end - loader_stub_start);
+	a = (struct loader_stub_args *)((st->sp - size - 256) & ~(uintptr_t)15);
+	a->sp = st->sp;
+	a->entry = img->interp.mapped ? img->interp.entry : img->prog.entry;
+	a->nranges = unmap_table(keep, n, a->range);
+	return a;
+}
+
+/* ---- leaving credbox's state behind ---------------------------------------------------------- */
+
+#if defined(__x86_64__)
+static void *thread_pointer(void)
+{
+	void *tp;
+
+	__asm__("mov %%fs:0, %0" : "=r"(tp));
+	return tp;
+}
+#endif
+
+/*
+ * glibc registered an rseq area in credbox's thread block; the kernel writes to it on every
+ * preemption. Once that memory is unmapped (or reused by the program) those writes would kill
+ * the process or corrupt the program's memory, so unregister it. The program's own libc
+ * registers its area at startup, as after execve.
+ */
+static int rseq_unregister(struct loader_error *err)
+{
+#ifdef RSEQ_SIG
+	static const unsigned int lens[] = { 0, 32 };	/* __rseq_size, glibc <= 2.39's 32 */
+	void *area;
+	unsigned int i;
+
+	if (__rseq_size == 0)
+		return 0;
+	area = (char *)thread_pointer() + __rseq_offset;
+	for (i = 0; i < 2; i++) {
+		unsigned int len = lens[i] ? lens[i] : __rseq_size;
+
+		if (syscall(SYS_rseq, area, len, 1 /* RSEQ_FLAG_UNREGISTER */, RSEQ_SIG) == 0)
+			return 0;
+	}
+	return loader_fail(err, -errno, "cannot unregister the rseq area: %s", strerror(errno));
+#else
+	(void)err;
+	return 0;
+#endif
+}
+
+/* The kernel's struct sigaction for rt_sigaction (glibc's differs and hides two signals). */
+struct ksigaction {
+	void *handler;
+	unsigned long flags;
+	void *restorer;
+	uint64_t mask;
+};
+
+/*
+ * execve's flush_signal_handlers(): a handled signal goes back to SIG_DFL (credbox's handler
+ * code is about to disappear), an ignored one stays ignored, flags and masks are cleared.
+ */
+static void reset_signals(void)
+{
+	const struct ksigaction dfl = { SIG_DFL, 0, NULL, 0 }, ign = { SIG_IGN, 0, NULL, 0 };
+	uint64_t empty = 0;
+	stack_t ss = { .ss_flags = SS_DISABLE };
+	int sig;
+
+	for (sig = 1; sig <= 64; sig++) {
+		struct ksigaction old;
+
+		if (sig == SIGKILL || sig == SIGSTOP ||
+		    syscall(SYS_rt_sigaction, sig, NULL, &old, sizeof(uint64_t)) != 0)
+			continue;
+		if (old.handler == SIG_IGN && (old.flags || old.mask))
+			syscall(SYS_rt_sigaction, sig, &ign, NULL, sizeof(uint64_t));
+		else if (old.handler != SIG_IGN && old.handler != SIG_DFL)
+			syscall(SYS_rt_sigaction, sig, &dfl, NULL, sizeof(uint64_t));
+	}
+	/* An alternate stack in credbox's memory would receive the program's signals. */
+	sigaltstack(&ss, NULL);
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &empty, NULL, sizeof(empty));
+}
+
+static void set_name(const char *execfn)
+{
+	const char *slash = strrchr(execfn, '/');
+
+	prctl(PR_SET_NAME, slash ? slash + 1 : execfn, 0, 0, 0);
+}
+
+int loader_enter(struct loader_image *img, char *const argv[], char *const envp[],
+		 struct loader_error *err)
+{
+	struct stack_plan st;
+	struct loader_stub_args *args;
+	int ret;
+
+	memset(err, 0, sizeof(*err));
+	if (!img->prog.mapped)
+		return loader_fail(err, -EINVAL, "loader_enter without a prepared image");
+	ret = build_stack(&st, img, argv, envp, err);
+	if (ret)
+		return ret;
+	args = stub_table(img, &st);
+	ret = rseq_unregister(err);
+	if (ret) {
+		munmap((void *)st.base, st.size);
+		return ret;
+	}
+	/* Point of no return: from here on, credbox's state goes. */
+	reset_signals();
+	set_name(img->execfn);
+	loader_stub_jump(args);
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * loader_x86_64: the last instructions credbox runs. loader_stub_jump(args) unmaps every range
+ * in args (all of credbox but this page, the new images, the new stack and the vDSO), switches
+ * to the new stack and jumps to the entry point with the registers the kernel's ELF_PLAT_INIT
+ * gives a new program (all zero; %rdx = 0 means "no rtld_fini to register").
+ *
+ * It sits alone in a page-aligned, page-sized section, so that it is the only page of
+ * credbox left mapped, and it touches no memory but its argument table (on the new stack,
+ * wiped before the jump) and its own message: it runs while the memory around it vanishes.
+ * Signals cannot run credbox code here: loader_enter reset every handler to SIG_DFL first.
+ *
+ *	struct loader_stub_args { u64 sp; u64 entry; u64 nranges; struct { u64 start, len; } r[]; }
+ */
+#define NR_write	1
+#define NR_munmap	11
+#define NR_exit_group	231
+
+	.section .text.credbox_loader_stub, "ax", @progbits
+	.balign 4096
+	.globl loader_stub_start, loader_stub_end, loader_stub_jump
+	.hidden loader_stub_start, loader_stub_end, loader_stub_jump
+loader_stub_start:
+	.type loader_stub_jump, @function
+loader_stub_jump:
+	mov	%rdi, %rbx		/* args */
+	mov	0(%rbx), %rsp		/* the new stack: credbox's own is about to go */
+	mov	16(%rbx), %r12		/* nranges */
+	lea	24(%rbx), %r13		/* ranges */
+1:	test	%r12, %r12
+	jz	2f
+	mov	$NR_munmap, %eax
+	mov	0(%r13), %rdi
+	mov	8(%r13), %rsi
+	syscall
+	test	%rax, %rax
+	jnz	9f
+	add	$16, %r13
+	dec	%r12
+	jmp	1b
+
+2:	mov	8(%rbx), %r11		/* entry */
+	mov	%rbx, %rdi		/* wipe the table: it describes credbox's old layout */
+	mov	%r13, %rcx
+	sub	%rbx, %rcx
+	xor	%eax, %eax
+	cld
+	rep stosb
+	/* A clean FPU and SSE state, as a new process gets. */
+	fninit
+	movl	$0x1f80, -8(%rsp)
+	ldmxcsr	-8(%rsp)
+	movq	$0, -8(%rsp)
+	xor	%eax, %eax
+	xor	%ebx, %ebx
+	xor	%ecx, %ecx
+	xor	%edx, %edx
+	xor	%esi, %esi
+	xor	%edi, %edi
+	xor	%ebp, %ebp
+	xor	%r8d, %r8d
+	xor	%r9d, %r9d
+	xor	%r10d, %r10d
+	xor	%r12d, %r12d
+	xor	%r13d, %r13d
+	xor	%r14d, %r14d
+	xor	%r15d, %r15d
+	jmp	*%r11
+
+	/*
+	 * An munmap failed after the point of no return (only ENOMEM is possible, when splitting
+	 * a mapping exceeds vm.max_map_count): part of credbox may remain, so do not run the
+	 * program. Say so and exit 126.
+	 */
+9:	mov	$NR_write, %eax
+	mov	$2, %edi
+	lea	msg(%rip), %rsi
+	mov	$msg_len, %edx
+	syscall
+	mov	$NR_exit_group, %eax
+	mov	$126, %edi
+	syscall
+	hlt
+	.size loader_stub_jump, . - loader_stub_jump
+
+msg:	.ascii	"credbox: loader: munmap failed after the point of no return\n"
+	msg_len = . - msg
+
+	.balign 4096
+loader_stub_end:
+
+	.section .note.GNU-stack, "", @progbits
