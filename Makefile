@@ -21,20 +21,24 @@ LDLIBS   += $(PKG_LIBS)
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.1)
 CFLAGS   += -DCREDBOX_VERSION='"$(VERSION)"'
 
-# Every src/*.c except the entry point goes into one static library that the
-# unit tests link against; fuzz targets live in tests/.
-SRC_C    := $(filter-out src/main.c,$(wildcard src/*.c))
+# Every src/*.c except the entry point and the client API goes into one static
+# library that the unit tests link against; fuzz targets live in tests/.
+# src/client.c is the library programs run by credbox link with (credbox.h).
+CLIENT_C := src/client.c
+SRC_C    := $(filter-out src/main.c $(CLIENT_C),$(wildcard src/*.c))
 SRC_S    := $(wildcard src/*.S)
 LIB_OBJS := $(SRC_C:src/%.c=$(B)/%.o) $(SRC_S:src/%.S=$(B)/%.o)
 
 .PHONY: all kernel initramfs check check-host check-vm run bench fuzz clean deps
-all: $(B)/credbox
+all: $(B)/credbox $(B)/libcredbox-client.a
 
 $(B)/%.o: src/%.c $(wildcard src/*.h) | $(B)
 	$(CC) $(CFLAGS) -c -o $@ $<
 $(B)/%.o: src/%.S | $(B)
 	$(CC) $(CFLAGS) -c -o $@ $<
 $(B)/libcredbox.a: $(LIB_OBJS)
+	rm -f $@ && ar rcs $@ $^
+$(B)/libcredbox-client.a: $(CLIENT_C:src/%.c=$(B)/%.o)
 	rm -f $@ && ar rcs $@ $^
 $(B)/credbox: $(B)/main.o $(B)/libcredbox.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -46,7 +50,11 @@ $(B):
 # tests/vm/*.t boot the patched kernel through tests/vm/vm-run.
 HOST_TESTS = $(sort $(wildcard tests/host/*.t))
 VM_TESTS   = $(sort $(wildcard tests/vm/*.t))
-TEST_BINS  =
+TEST_BINS  = $(B)/tests/client-test
+
+$(B)/tests/client-test: tests/host/client-test.c $(B)/libcredbox-client.a src/credbox.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(B)/libcredbox-client.a
 
 -include tests/host/rules.mk
 -include tests/loader/rules.mk

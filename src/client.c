@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * client.c - the client API of credbox.h: what a program started by credbox
+ * calls to open files beneath the directories it was granted.
+ *
+ * The environment is the program's own and may have been edited by it, so
+ * nothing read from it is trusted: an entry is only used if its fd really is
+ * an O_CRED_ALLOW directory, and the kernel decides everything else.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "credbox.h"
+#include "uapi.h"
+
+/* Parse a decimal fd of at most 9 digits; -1 if END is not reached cleanly. */
+static int client_parse_fd(const char *s, const char *end)
+{
+	int fd = 0;
+
+	if (s == end || end - s > 9)
+		return -1;
+	for (; s < end; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		fd = fd * 10 + (*s - '0');
+	}
+	return fd;
+}
+
+/*
+ * Look NAME up in LIST ("name=fd,name=fd"). Returns the fd, -ENOENT if no
+ * entry has that name, -EINVAL if LIST is malformed before a match.
+ */
+static int client_lookup(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = list;
+
+	if (len == 0 || strpbrk(name, "=,"))
+		return -ENOENT;
+	while (*p) {
+		const char *comma = strchrnul(p, ',');
+		const char *eq = memchr(p, '=', comma - p);
+		int fd;
+
+		if (!eq || eq == p)
+			return -EINVAL;
+		fd = client_parse_fd(eq + 1, comma);
+		if (fd < 0)
+			return -EINVAL;
+		if ((size_t)(eq - p) == len && memcmp(p, name, len) == 0)
+			return fd;
+		p = *comma ? comma + 1 : comma;
+	}
+	return -ENOENT;
+}
+
+int credbox_dir(const char *name)
+{
+	const char *list = getenv(CREDBOX_DIRS_ENV);
+	struct stat st;
+	int fd, fl;
+
+	if (!list)
+		return -ENXIO;
+	if (!name)
+		return -EINVAL;
+	fd = client_lookup(list, name);
+	if (fd < 0)
+		return fd;
+	/* Only an fd that credbox could have made counts: a directory lending credentials. */
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || !(fl & O_CRED_ALLOW) || fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode))
+		return -EBADF;
+	return fd;
+}
+
+int credbox_openat_fd(int dirfd, const char *path, int flags, mode_t mode)
+{
+	struct open_how how = {
+		.flags = (__u64)(unsigned int)flags | OA2_CRED_INHERIT,
+		.mode = (flags & (O_CREAT | __O_TMPFILE)) ? mode : 0,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+	};
+	long fd;
+
+	if (!path)
+		return -EINVAL;
+	fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+	return fd < 0 ? -errno : (int)fd;
+}
+
+int credbox_openat(const char *name, const char *path, int flags, mode_t mode)
+{
+	int dirfd = credbox_dir(name);
+
+	if (dirfd < 0)
+		return dirfd;
+	return credbox_openat_fd(dirfd, path, flags, mode);
+}
+
+static const struct {
+	int err;
+	const char *text;
+} client_errors[] = {
+	{ ENXIO, "not started by credbox: " CREDBOX_DIRS_ENV " is not set" },
+	{ ENOENT, "no such file or directory, or no granted directory of that name" },
+	{ EBADF, "the granted directory is not open as an O_CRED_ALLOW directory" },
+	{ EINVAL, "invalid argument, a malformed " CREDBOX_DIRS_ENV
+		  ", or a kernel without OA2_CRED_INHERIT" },
+	{ EXDEV, "the path leads outside the granted directory" },
+	{ ELOOP, "too many symbolic links, or a magic link" },
+};
+
+const char *credbox_strerror(int err)
+{
+	size_t i;
+
+	if (err < 0)
+		err = -err;
+	for (i = 0; i < sizeof(client_errors) / sizeof(client_errors[0]); i++)
+		if (client_errors[i].err == err)
+			return client_errors[i].text;
+	return strerror(err);
+}

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * client-test: the client API (credbox.h) as a program that was, or was not,
+ * started by credbox sees it. On a kernel without the series no fd can carry
+ * O_CRED_ALLOW, so the successful path is tested in the VM (tests/vm/).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "credbox.h"
+
+static int test_no;
+static int test_failed;
+
+static void check(int cond, const char *what, int got)
+{
+	test_no++;
+	if (!cond)
+		test_failed++;
+	printf("%sok %d - %s%s", cond ? "" : "not ", test_no, what, cond ? "\n" : "");
+	if (!cond)
+		printf(" (got %d: %s)\n", got, got < 0 ? strerror(-got) : "");
+}
+
+int main(void)
+{
+	char env[64];
+	int dirfd, r;
+
+	printf("1..12\n");
+
+	unsetenv(CREDBOX_DIRS_ENV);
+	r = credbox_dir("drive_c");
+	check(r == -ENXIO, "not started by credbox: -ENXIO", r);
+	r = credbox_openat("drive_c", "x", O_RDONLY, 0);
+	check(r == -ENXIO, "credbox_openat without grants: -ENXIO", r);
+	check(strstr(credbox_strerror(r), "not started by credbox") != NULL,
+	      "credbox_strerror explains -ENXIO", r);
+
+	dirfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	snprintf(env, sizeof(env), "drive_c=%d,drive_d=%d", dirfd, dirfd);
+	setenv(CREDBOX_DIRS_ENV, env, 1);
+	r = credbox_dir("drive_e");
+	check(r == -ENOENT, "unknown name: -ENOENT", r);
+	r = credbox_dir("drive");
+	check(r == -ENOENT, "a prefix of a name does not match", r);
+	r = credbox_dir("drive_d=3");
+	check(r == -ENOENT, "a name with '=' never matches", r);
+	r = credbox_dir("drive_d");
+	check(r == -EBADF, "a directory without O_CRED_ALLOW: -EBADF", r);
+
+	setenv(CREDBOX_DIRS_ENV, "drive_c=999", 1);
+	r = credbox_dir("drive_c");
+	check(r == -EBADF, "an fd that is not open: -EBADF", r);
+
+	setenv(CREDBOX_DIRS_ENV, "drive_c", 1);
+	r = credbox_dir("drive_c");
+	check(r == -EINVAL, "an entry without '=': -EINVAL", r);
+	setenv(CREDBOX_DIRS_ENV, "drive_c=3x", 1);
+	r = credbox_dir("drive_c");
+	check(r == -EINVAL, "a non-numeric fd: -EINVAL", r);
+	setenv(CREDBOX_DIRS_ENV, "drive_c=12345678901", 1);
+	r = credbox_dir("drive_c");
+	check(r == -EINVAL, "an fd number too long: -EINVAL", r);
+
+	r = credbox_openat_fd(dirfd, NULL, O_RDONLY, 0);
+	check(r == -EINVAL, "a NULL path: -EINVAL", r);
+	return test_failed ? 1 : 0;
+}
