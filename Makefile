@@ -50,8 +50,11 @@ $(B):
 # tests/vm/*.t boot the patched kernel through tests/vm/vm-run.
 HOST_TESTS = $(sort $(wildcard tests/host/*.t))
 VM_TESTS   = $(sort $(wildcard tests/vm/*.t))
-TEST_BINS  = $(B)/tests/client-test
+TEST_BINS  = $(B)/tests/client-test $(B)/demo/credbox-demo
 
+$(B)/demo/credbox-demo: tests/vm/demo.c $(B)/libcredbox-client.a src/credbox.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(B)/libcredbox-client.a
 $(B)/tests/client-test: tests/host/client-test.c $(B)/libcredbox-client.a src/credbox.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/libcredbox-client.a
