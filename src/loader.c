@@ -131,7 +131,8 @@ static int read_elf(struct loader_file *f, const char *what, struct loader_error
 
 	if (ret)
 		return ret;
-	ret = read_at(f->fd, &f->eh, f->size < sizeof(f->eh) ? 0 : sizeof(f->eh), 0);
+	memset(&f->eh, 0, sizeof(f->eh));
+	ret = read_at(f->fd, &f->eh, f->size < sizeof(f->eh) ? f->size : sizeof(f->eh), 0);
 	if (ret)
 		return loader_fail(err, ret, "%s: cannot read ELF header: %s", what,
 				   strerror(-ret));

@@ -32,10 +32,11 @@ int loader_elf_check_ehdr(const Elf64_Ehdr *eh, uint64_t file_size, const char *
 {
 	uint64_t table;
 
+	/* eh holds the first min(file_size, sizeof(*eh)) bytes of the file, the rest zero. */
+	if (file_size < SELFMAG || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0)
+		return loader_fail(err, -ENOEXEC, "%s: not an ELF file", what);
 	if (file_size < sizeof(*eh))
 		return loader_fail(err, -ENOEXEC, "%s: truncated ELF header", what);
-	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0)
-		return loader_fail(err, -ENOEXEC, "%s: not an ELF file", what);
 	/* A 32-bit or big-endian file would be misread field by field: refuse it whole. */
 	if (eh->e_ident[EI_CLASS] != ELFCLASS64)
 		return loader_fail(err, -ENOEXEC, "%s: not a 64-bit ELF file", what);
@@ -179,6 +180,10 @@ int loader_elf_check_phdrs(const Elf64_Ehdr *eh, const Elf64_Phdr *ph, uint64_t 
 	if (!entry_ok)
 		return loader_fail(err, -ENOEXEC, "%s: entry point 0x%llx is not in an executable "
 				   "segment", what, (unsigned long long)eh->e_entry);
+	/* A hostile image could otherwise claim most of the address space (or all the RAM). */
+	if (plan->hi - plan->lo > LOADER_MAX_SPAN)
+		return loader_fail(err, -ENOEXEC, "%s: segments span more than %lu GiB", what,
+				   LOADER_MAX_SPAN >> 30);
 	if (eh->e_type == ET_EXEC && plan->lo < 0x10000)
 		return loader_fail(err, -ENOEXEC, "%s: fixed load address 0x%llx below the lowest "
 				   "mappable address", what, (unsigned long long)plan->lo);
@@ -202,9 +207,8 @@ int loader_elf_check_buffer(const void *buf, uint64_t len, struct loader_plan *p
 	const Elf64_Phdr *ip;
 	int ret;
 
-	if (len < sizeof(eh))
-		return loader_fail(err, -ENOEXEC, "buffer: truncated ELF header");
-	memcpy(&eh, buf, sizeof(eh));
+	memset(&eh, 0, sizeof(eh));
+	memcpy(&eh, buf, len < sizeof(eh) ? len : sizeof(eh));
 	ret = loader_elf_check_ehdr(&eh, len, "buffer", err);
 	if (ret)
 		return ret;

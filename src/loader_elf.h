@@ -24,6 +24,8 @@
 
 /* Largest p_align honoured; bigger alignments are refused rather than reserved. */
 #define LOADER_MAX_ALIGN	(1UL << 30)
+/* Largest distance from the first to the last byte of an image's PT_LOAD segments. */
+#define LOADER_MAX_SPAN		(1UL << 40)
 
 /* What the checks found out: enough to map the image and fill the auxv. */
 struct loader_plan {

@@ -1,0 +1,163 @@
+#!/bin/bash
+# loader.t: the in-process ELF loader (src/loader.c) against execve, on the host kernel.
+#
+# Every program runs twice, once with execve and once through build/tests/loader/loader-run
+# (which uses only the loader's API), and stdout and exit status must match. Then checks from
+# inside the loaded program (auxv, AT_RANDOM, fds, signals, /proc/self/maps), and the corpus
+# of malformed ELF files made by loader-mkelf, each refused before anything is unmapped.
+set -u
+B=${B:-build}
+LT=$B/tests/loader
+RUN=$LT/loader-run
+n=0
+fails=0
+
+ok() {	# ok CONDITION-STATUS DESCRIPTION [DIAGNOSTIC]
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		[ -n "${3:-}" ] && printf '%s\n' "$3" | sed 's/^/# /'
+		fails=$((fails + 1))
+	fi
+}
+
+# same DESCRIPTION -- COMMAND...: execve and loader give the same stdout and exit status.
+same() {
+	local what=$1 a b sa sb
+	shift 2
+	a=$("$@" 2>/dev/null)
+	sa=$?
+	b=$("$RUN" "$@" 2>/dev/null)
+	sb=$?
+	[ "$a" = "$b" ] && [ "$sa" = "$sb" ]
+	ok $? "$what (status $sa)" "execve: [$sa] $a
+loader: [$sb] $b"
+}
+
+for bin in "$RUN" "$LT/loader-mkelf" "$LT/probe-static"; do
+	if [ ! -x "$bin" ]; then
+		echo "1..1"
+		echo "not ok 1 - $bin is built (run make check)"
+		exit 1
+	fi
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export PROBE_VAR="value with spaces"
+
+# ---- the suite's own programs, each way of linking --------------------------------------
+for kind in static static-pie pie nopie; do
+	p=$LT/probe-$kind
+	same "$kind: argv and environment" -- "$p" args one "two words" ""
+	same "$kind: TLS in the main thread and in threads" -- "$p" tls
+	same "$kind: threads" -- "$p" threads
+	same "$kind: malloc (brk heap and mmap chunks)" -- "$p" malloc
+	same "$kind: errno" -- "$p" errno
+	same "$kind: atexit handlers and exit status" -- "$p" atexit
+	same "$kind: fork and execve of a child" -- "$p" fork
+	same "$kind: exit status 42" -- "$p" exit 42
+	out=$("$RUN" "$p" auxv 1)
+	ok $? "$kind: auxv sane from inside (getauxval, dl_iterate_phdr, AT_SECURE=1)" "$out"
+	out=$("$p" auxv 0)
+	ok $? "$kind: the same auxv checks pass under execve (AT_SECURE=0)" "$out"
+done
+if [ -x "$LT/probe-cxx" ]; then
+	same "C++: static constructor, exception thrown and caught" -- "$LT/probe-cxx"
+else
+	ok 0 "C++ exceptions # SKIP g++ not installed"
+fi
+
+# ---- real system programs --------------------------------------------------------------
+same "/bin/true" -- /bin/true
+same "/bin/false" -- /bin/false
+same "/bin/echo" -- /bin/echo hello "from the loader"
+same "/usr/bin/env with a clean environment" -- /usr/bin/env -i A=1 B=two /usr/bin/env
+same "/usr/bin/env execs env with the whole environment (bar \$_)" -- /usr/bin/env -u _ /usr/bin/env
+same "ls" -- /bin/ls -a /
+same "ld.so run as a program (ET_DYN without PT_INTERP)" -- \
+	/lib64/ld-linux-x86-64.so.2 /bin/echo via ld.so
+printf 'my @x = map { $_ * 3 } 1 .. 5;\nprint "perl: @x\\n";\nexit 3;\n' >"$tmp/s.pl"
+if [ -x /usr/bin/perl ]; then
+	same "perl running a script" -- /usr/bin/perl "$tmp/s.pl"
+else
+	ok 0 "perl running a script # SKIP no /usr/bin/perl"
+fi
+printf 'import sys, json\nprint(json.dumps({"argv": sys.argv[1:]}))\nsys.exit(4)\n' >"$tmp/s.py"
+if [ -x /usr/bin/python3 ]; then
+	same "python3 running a script" -- /usr/bin/python3 "$tmp/s.py" a b
+else
+	ok 0 "python3 running a script # SKIP no /usr/bin/python3"
+fi
+
+# ---- from inside -----------------------------------------------------------------------
+r1=$("$RUN" "$LT/probe-static" random)
+r2=$("$RUN" "$LT/probe-static" random)
+[[ $r1 =~ ^[0-9a-f]{32}$ ]] && [ "$r1" != "$r2" ] && [ "$r1" != 00000000000000000000000000000000 ]
+ok $? "AT_RANDOM: 16 bytes, fresh on every start" "$r1 / $r2"
+
+out=$("$RUN" "$LT/probe-pie" fds 0 1 2 5 7 9 5</dev/null 7>/dev/null 9>&-)
+[ "$out" = "fd 0 open
+fd 1 open
+fd 2 open
+fd 5 open
+fd 7 open
+fd 9 closed" ]
+ok $? "fds passed in are open at the same numbers, no others appear" "$out"
+
+out=$("$RUN" --dirty-signals "$LT/probe-pie" signals)
+ok $? "signals: handled -> default, ignored stays, mask empty, no altstack, name set" "$out"
+
+for kind in static pie; do
+	maps=$("$RUN" "$LT/probe-$kind" maps)
+	driver=$(grep -c "$(readlink -f "$RUN")\$" <<<"$maps")
+	line=$(grep "$(readlink -f "$RUN")\$" <<<"$maps")
+	range=${line%% *}
+	size=$(( 0x${range#*-} - 0x${range%-*} ))
+	[ "$driver" = 1 ] && [ "$size" = 4096 ] && [[ $line == *" r-xp "* ]]
+	ok $? "$kind: /proc/self/maps shows one page of the driver (the stub), r-x" "$maps"
+	libc=$(grep -c 'r-xp.*/libc\.so' <<<"$maps")
+	want=1
+	[ "$kind" = static ] && want=0
+	[ "$libc" = "$want" ] && ! grep -q '\[stack\]' <<<"$maps"
+	ok $? "$kind: no copy of the driver's libc or stack is left" "$maps"
+done
+
+# ---- refusals before the point of no return ---------------------------------------------
+"$LT/loader-mkelf" "$tmp" >"$tmp/MANIFEST"
+ok $? "loader-mkelf writes the corpus"
+while IFS=$'\t' read -r name want msg; do
+	out=$("$RUN" --prepare-only "$tmp/$name" 2>&1)
+	got=$?
+	[ "$got" = "$want" ] && [[ $out == *"$msg"* ]]
+	ok $? "corpus: $name -> $want${msg:+ \"$msg\"}" "got $got: $out"
+done <"$tmp/MANIFEST"
+for good in good-min good-bss good-dyn; do
+	"$tmp/$good"
+	a=$?
+	"$RUN" "$tmp/$good"
+	b=$?
+	[ "$a" = "$b" ] && [ "$a" != 0 ]
+	ok $? "corpus: $good runs, same status as execve ($a; bss zeroed)" "loader: $b"
+done
+
+out=$("$RUN" --occupy 0x400000 "$tmp/good-min" 2>&1)
+got=$?
+[ "$got" = 126 ] && [[ $out == *"already in use by credbox"* ]]
+ok $? "ET_EXEC colliding with an existing mapping is refused" "$got: $out"
+
+printf '#!/bin/sh\necho script\n' >"$tmp/script.sh"
+chmod 755 "$tmp/script.sh"
+out=$("$RUN" "$tmp/script.sh" 2>&1)
+got=$?
+[ "$got" = 126 ] && [[ $out == *"not an ELF file"* ]]
+ok $? "a #! script is refused (ELF only)" "$got: $out"
+
+out=$("$RUN" /tmp 2>&1)
+[ $? = 126 ] && [[ $out == *"not a regular file"* ]]
+ok $? "a directory is refused" "$out"
+
+echo "1..$n"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz-loader: libFuzzer target over the loader's header and program-header checks
+ * (src/loader_elf.c). The input is an ELF file; whatever the checks accept must also satisfy
+ * the invariants the mapping code relies on, so an accepted plan is verified here too.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loader_elf.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct loader_plan plan;
+	struct loader_error err;
+
+	if (loader_elf_check_buffer(data, size, &plan, &err) != 0) {
+		/* A refusal always comes with a message and a launcher status. */
+		if (err.msg[0] == '\0' || (err.status != 126 && err.status != 127))
+			abort();
+		return 0;
+	}
+	if (plan.lo >= plan.hi || plan.hi > LOADER_USER_TOP || plan.hi - plan.lo > LOADER_MAX_SPAN)
+		abort();
+	if (plan.lo % LOADER_PAGE || plan.hi % LOADER_PAGE)
+		abort();
+	if (plan.align < LOADER_PAGE || plan.align > LOADER_MAX_ALIGN ||
+	    (plan.align & (plan.align - 1)))
+		abort();
+	if (plan.entry < plan.lo || plan.entry >= plan.hi)
+		abort();
+	return 0;
+}
