@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/* apply: the checklist. Each step names the attack it stops. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "apply.h"
+#include "filter.h"
+#include "landlock.h"
+#include "loader.h"
+#include "preopen.h"
+#include "privdrop.h"
+#include "uapi.h"
+
+static int fail(struct apply_error *err, int status, int e, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(struct apply_error *err, int status, int e, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	n = strlen(err->msg);
+	if (e && n < sizeof(err->msg))
+		snprintf(err->msg + n, sizeof(err->msg) - n, ": %s", strerror(-e));
+	err->status = status;
+	return e ? e : -EPERM;
+}
+
+static const char *env_get(char *const *envp, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (; envp && *envp; envp++) {
+		if (!strncmp(*envp, name, len) && (*envp)[len] == '=')
+			return *envp + len + 1;
+	}
+	return NULL;
+}
+
+int apply_find_program(const struct plan *plan, char *out, size_t size)
+{
+	const char *path = env_get(plan->envp, "PATH"), *p;
+	int e = -ENOENT;
+
+	if (strchr(plan->program, '/')) {
+		if ((size_t)snprintf(out, size, "%s", plan->program) >= size)
+			return -ENAMETOOLONG;
+		return access(out, F_OK) ? -errno : 0;
+	}
+	for (p = path; p && *p;) {
+		const char *end = strchrnul(p, ':');
+		int len = (int)(end - p);
+
+		if (len > 0 && (size_t)snprintf(out, size, "%.*s/%s", len, p, plan->program) < size &&
+		    access(out, F_OK) == 0)
+			return 0;
+		p = *end ? end + 1 : end;
+	}
+	return e;
+}
+
+/* Step 1: open the program while still privileged; it must be runnable by the sandbox. */
+static int open_program(const struct plan *plan, char *path, size_t size,
+			struct apply_error *err)
+{
+	struct preopen_fscred saved;
+	struct stat st;
+	int fd, e, x_ok;
+
+	e = apply_find_program(plan, path, size);
+	if (e == -ENOENT || e == -ENOTDIR)
+		return fail(err, APPLY_EXIT_NOT_FOUND, e, "%s", plan->program);
+	if (e)
+		return fail(err, APPLY_EXIT_CANNOT_RUN, e, "%s", plan->program);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return fail(err, errno == ENOENT ? APPLY_EXIT_NOT_FOUND : APPLY_EXIT_CANNOT_RUN,
+			    -errno, "%s", path);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return fail(err, APPLY_EXIT_CANNOT_RUN, -EACCES, "%s", path);
+	}
+	/* execve would check execute permission for the dropped identity: so do we. */
+	e = preopen_become(&plan->run, &saved);
+	if (e) {
+		close(fd);
+		return fail(err, APPLY_EXIT_FAILURE, e, "taking on the sandboxed identity");
+	}
+	x_ok = syscall(SYS_faccessat2, fd, "", X_OK, AT_EACCESS | AT_EMPTY_PATH) == 0;
+	e = preopen_leave(&saved);
+	if (e || !x_ok) {
+		close(fd);
+		return e ? fail(err, APPLY_EXIT_FAILURE, e, "restoring credentials") :
+			   fail(err, APPLY_EXIT_CANNOT_RUN, -EACCES, "%s", path);
+	}
+	return fd;
+}
+
+/* Step 0: everything that can fail without changing anything. */
+static int preflight(const struct plan *plan, struct apply_error *err)
+{
+	int e;
+
+	/* A kernel without the feature must stop us before the first change (fail closed). */
+	if (plan->ndirs) {
+		e = preopen_probe();
+		if (e == -EOPNOTSUPP)
+			return fail(err, APPLY_EXIT_FAILURE, 0,
+				    "this kernel does not support O_CRED_ALLOW (openat2 refuses "
+				    "the flag), and the profile grants directories");
+		if (e)
+			return fail(err, APPLY_EXIT_FAILURE, e, "probing O_CRED_ALLOW");
+	}
+	/* Running without the Landlock the admin required would widen the sandbox. */
+	if (plan->landlock_required && landlock_abi() < 0)
+		return fail(err, APPLY_EXIT_FAILURE, landlock_abi(),
+			    "Landlock is required by the profile but not available");
+#ifndef CREDBOX_HAVE_LOADER
+	/* execve would close every granted fd silently: no fallback to it, ever. */
+	return fail(err, APPLY_EXIT_FAILURE, 0, "no loader available");
+#else
+	return 0;
+#endif
+}
+
+int apply(const struct plan *plan, struct apply_error *err)
+{
+	char path[4096];
+	int dir_fds[PROFILE_MAX_DIRS];
+	struct preopen_error perr;
+	struct privdrop_error derr;
+	const char *llpath;
+	size_t i;
+	int e, prog;
+#ifdef CREDBOX_HAVE_LOADER
+	static struct loader_image img;
+	struct loader_error lerr;
+#endif
+
+	err->changed = 0;
+	e = preflight(plan, err);
+	if (e)
+		return e;
+
+	/* 1. Open and check the program while privileged: ELF errors give 126 before any change. */
+	prog = open_program(plan, path, sizeof(path), err);
+	if (prog < 0)
+		return prog;
+#ifdef CREDBOX_HAVE_LOADER
+	e = loader_prepare(&img, prog, path, &lerr);
+	close(prog);
+	if (e)
+		return fail(err, lerr.status, 0, "%s: %s", path, lerr.msg);
+#else
+	close(prog);
+#endif
+
+	/* 2. Directories opened as their owners (no one can redirect the path or hand us more). */
+	for (i = 0; i < plan->ndirs; i++) {
+		e = preopen_dir(&plan->dirs[i], &plan->run, &dir_fds[i], &perr);
+		if (e) {
+			fail(err, APPLY_EXIT_FAILURE, e, "[dir %s] %s: %s", plan->dirs[i].name,
+			     perr.path, perr.what);
+			while (i--)
+				close(dir_fds[i]);
+			return e;
+		}
+	}
+	/* ... and every other fd closed: nothing of credbox's parent leaks to the program. */
+	err->changed = 1;
+	e = preopen_place(plan, dir_fds);
+	if (e)
+		return fail(err, APPLY_EXIT_FAILURE, e, "placing the directory fds");
+
+	/* 3. Drop privilege for good: a compromised program gets no root, no capability back. */
+	e = privdrop_apply(&plan->run, &derr);
+	if (e)
+		return fail(err, APPLY_EXIT_FAILURE, e, "dropping privileges (%s)", derr.step);
+
+	/* 4. Landlock: paths outside the grants stay out of reach even if DAC would allow. */
+	e = landlock_apply(plan, dir_fds, &llpath);
+	if (e == -EOPNOTSUPP && !plan->landlock_required)
+		e = 0;
+	if (e)
+		return fail(err, APPLY_EXIT_FAILURE, e, "Landlock%s%s", llpath ? " rule for " : "",
+			    llpath ? llpath : "");
+
+	/* 5. Seccomp, last: the rights cannot leave the process, no other process reaches in. */
+	e = filter_load(&plan->filter);
+	if (e)
+		return fail(err, APPLY_EXIT_FAILURE, e, "loading the seccomp filter");
+
+	/* 6. The loader, never execve (it would close the granted fds). */
+#ifdef CREDBOX_HAVE_LOADER
+	e = loader_enter(&img, plan->argv, plan->envp, &lerr);
+	return fail(err, lerr.status ? lerr.status : APPLY_EXIT_FAILURE, 0, "%s: %s", path,
+		    lerr.msg);
+#else
+	return fail(err, APPLY_EXIT_FAILURE, 0, "no loader available");
+#endif
+}

@@ -1,0 +1,656 @@
+// SPDX-License-Identifier: GPL-2.0
+/* filter: seccomp filters; see filter.h. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+
+#include <sched.h>
+#include <seccomp.h>
+
+#include "filter.h"
+#include "profile.h"
+
+/* ---- groups (after systemd's SystemCallFilter= sets, adapted) ------------------------------ */
+
+#define G(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+static const struct filter_group groups[] = {
+	{ "@default", "What every program and credbox's loader need; part of every allow-list",
+	  G("arch_prctl", "brk", "cacheflush", "clock_getres", "clock_getres_time64",
+	    "clock_gettime", "clock_gettime64", "clock_nanosleep", "clock_nanosleep_time64",
+	    "exit", "exit_group", "futex", "futex_time64", "futex_waitv", "get_robust_list",
+	    "get_thread_area", "getegid", "getegid32", "geteuid", "geteuid32", "getgid",
+	    "getgid32", "getgroups", "getgroups32", "getpgid", "getpgrp", "getpid", "getppid",
+	    "getrandom", "getresgid", "getresgid32", "getresuid", "getresuid32", "getrlimit",
+	    "getsid", "gettid", "gettimeofday", "getuid", "getuid32", "membarrier", "mmap",
+	    "mmap2", "mprotect", "munmap", "nanosleep", "pause", "prctl", "prlimit64",
+	    "restart_syscall", "rseq", "rt_sigaction", "rt_sigprocmask", "rt_sigreturn",
+	    "sched_getaffinity", "sched_yield", "set_robust_list", "set_thread_area",
+	    "set_tid_address", "set_tls", "sigaltstack", "sigreturn", "time", "ugetrlimit",
+	    "write") },
+	{ "@basic-io", "Reading, writing, seeking, duplicating and closing fds; ioctl",
+	  G("_llseek", "close", "close_range", "dup", "dup2", "dup3", "ioctl", "lseek",
+	    "pread64", "preadv", "preadv2", "pwrite64", "pwritev", "pwritev2", "read", "readv",
+	    "write", "writev") },
+	{ "@file-system", "Opening, creating, renaming, inspecting files and directories",
+	  G("access", "chdir", "chmod", "close", "creat", "faccessat", "faccessat2",
+	    "fallocate", "fchdir", "fchmod", "fchmodat", "fchmodat2", "fcntl", "fcntl64",
+	    "fgetxattr", "flistxattr", "fremovexattr", "fsetxattr", "fstat", "fstat64",
+	    "fstatat64", "fstatfs", "fstatfs64", "ftruncate", "ftruncate64", "futimesat",
+	    "getcwd", "getdents", "getdents64", "getxattr", "inotify_add_watch", "inotify_init",
+	    "inotify_init1", "inotify_rm_watch", "lgetxattr", "link", "linkat", "listxattr",
+	    "llistxattr", "lremovexattr", "lsetxattr", "lstat", "lstat64", "mkdir", "mkdirat",
+	    "mknod", "mknodat", "mmap", "mmap2", "munmap", "newfstatat", "oldfstat", "oldlstat",
+	    "oldstat", "open", "openat", "openat2", "readlink", "readlinkat", "removexattr",
+	    "rename", "renameat", "renameat2", "rmdir", "setxattr", "stat", "stat64", "statfs",
+	    "statfs64", "statx", "symlink", "symlinkat", "truncate", "truncate64", "umask",
+	    "unlink", "unlinkat", "utime", "utimensat", "utimensat_time64", "utimes") },
+	{ "@cpu-emulation", "CPU emulation: LDT changes, virtual 8086 mode (where they exist)",
+	  G("modify_ldt", "subpage_prot", "switch_endian", "vm86", "vm86old") },
+	{ "@process", "Creating, running, waiting for and signalling processes",
+	  G("capget", "clone", "clone3", "execve", "execveat", "fork", "getrusage", "kill",
+	    "pidfd_open", "pidfd_send_signal", "prctl", "rt_sigqueueinfo",
+	    "rt_tgsigqueueinfo", "setns", "swapcontext", "tgkill", "times", "tkill", "unshare",
+	    "vfork", "wait4", "waitid", "waitpid") },
+	{ "@signal", "Signal handling",
+	  G("rt_sigaction", "rt_sigpending", "rt_sigprocmask", "rt_sigsuspend",
+	    "rt_sigtimedwait", "rt_sigtimedwait_time64", "sigaction", "sigaltstack", "signal",
+	    "signalfd", "signalfd4", "sigpending", "sigprocmask", "sigsuspend") },
+	{ "@memory", "Mapping, locking and advising memory of the process itself",
+	  G("brk", "get_mempolicy", "madvise", "mbind", "membarrier", "memfd_create",
+	    "mincore", "mlock", "mlock2", "mlockall", "mmap", "mmap2", "mprotect", "mremap",
+	    "msync", "munlock", "munlockall", "munmap", "pkey_alloc", "pkey_free",
+	    "pkey_mprotect", "remap_file_pages", "set_mempolicy") },
+	{ "@network-io", "Sockets: creating, connecting, sending, receiving",
+	  G("accept", "accept4", "bind", "connect", "getpeername", "getsockname", "getsockopt",
+	    "listen", "recv", "recvfrom", "recvmmsg", "recvmmsg_time64", "recvmsg", "send",
+	    "sendmmsg", "sendmsg", "sendto", "setsockopt", "shutdown", "socket", "socketcall",
+	    "socketpair") },
+	{ "@ipc", "Pipes, SysV and POSIX IPC",
+	  G("ipc", "memfd_create", "mq_getsetattr", "mq_notify", "mq_open", "mq_timedreceive",
+	    "mq_timedreceive_time64", "mq_timedsend", "mq_timedsend_time64", "mq_unlink",
+	    "msgctl", "msgget", "msgrcv", "msgsnd", "pipe", "pipe2", "process_madvise",
+	    "process_vm_readv", "process_vm_writev", "semctl", "semget", "semop", "semtimedop",
+	    "semtimedop_time64", "shmat", "shmctl", "shmdt", "shmget") },
+	{ "@timer", "Timers and alarms",
+	  G("alarm", "getitimer", "setitimer", "timer_create", "timer_delete",
+	    "timer_getoverrun", "timer_gettime", "timer_gettime64", "timer_settime",
+	    "timer_settime64", "timerfd_create", "timerfd_gettime", "timerfd_gettime64",
+	    "timerfd_settime", "timerfd_settime64", "times") },
+	{ "@io-event", "Waiting for events on fds",
+	  G("_newselect", "epoll_create", "epoll_create1", "epoll_ctl", "epoll_ctl_old",
+	    "epoll_pwait", "epoll_pwait2", "epoll_wait", "epoll_wait_old", "eventfd",
+	    "eventfd2", "poll", "ppoll", "ppoll_time64", "pselect6", "pselect6_time64",
+	    "select") },
+	{ "@sync", "Flushing files to storage",
+	  G("fdatasync", "fsync", "msync", "sync", "sync_file_range", "sync_file_range2",
+	    "syncfs") },
+	{ "@chown", "Changing file ownership",
+	  G("chown", "chown32", "fchown", "fchown32", "fchownat", "lchown", "lchown32") },
+	{ "@aio", "Asynchronous I/O (io_uring is always denied)",
+	  G("io_cancel", "io_destroy", "io_getevents", "io_pgetevents",
+	    "io_pgetevents_time64", "io_setup", "io_submit", "io_uring_enter",
+	    "io_uring_register", "io_uring_setup") },
+	{ "@resources", "Scheduling, priorities and resource limits",
+	  G("ioprio_get", "ioprio_set", "nice", "sched_get_priority_max",
+	    "sched_get_priority_min", "sched_getattr", "sched_getparam", "sched_getscheduler",
+	    "sched_rr_get_interval", "sched_rr_get_interval_time64", "sched_setaffinity",
+	    "sched_setattr", "sched_setparam", "sched_setscheduler", "getpriority",
+	    "setpriority", "setrlimit") },
+	{ "@setuid", "Changing user and group ids",
+	  G("setfsgid", "setfsgid32", "setfsuid", "setfsuid32", "setgid", "setgid32",
+	    "setgroups", "setgroups32", "setregid", "setregid32", "setresgid", "setresgid32",
+	    "setresuid", "setresuid32", "setreuid", "setreuid32", "setuid", "setuid32") },
+	{ "@clock", "Setting the system clock",
+	  G("adjtimex", "clock_adjtime", "clock_adjtime64", "clock_settime",
+	    "clock_settime64", "settimeofday", "stime") },
+	{ "@debug", "Debugging and tracing (always denied where it reaches other processes)",
+	  G("lookup_dcookie", "perf_event_open", "pidfd_getfd", "ptrace", "rtas",
+	    "s390_runtime_instr", "sys_debug_setcontext") },
+	{ "@keyring", "The kernel keyring", G("add_key", "keyctl", "request_key") },
+	{ "@module", "Loading kernel modules", G("delete_module", "finit_module", "init_module") },
+	{ "@mount", "Mounting and changing the root",
+	  G("chroot", "fsconfig", "fsmount", "fsopen", "fspick", "mount", "mount_setattr",
+	    "move_mount", "open_tree", "pivot_root", "umount", "umount2") },
+	{ "@obsolete", "System calls nothing current uses",
+	  G("_sysctl", "afs_syscall", "bdflush", "break", "create_module", "ftime",
+	    "get_kernel_syms", "getpmsg", "gtty", "idle", "lock", "mpx", "prof", "profil",
+	    "putpmsg", "query_module", "security", "sgetmask", "ssetmask", "stty", "sysfs",
+	    "tuxcall", "ulimit", "uselib", "ustat", "vserver") },
+	{ "@raw-io", "Raw I/O port and PCI access",
+	  G("ioperm", "iopl", "pciconfig_iobase", "pciconfig_read", "pciconfig_write",
+	    "s390_pci_mmio_read", "s390_pci_mmio_write") },
+	{ "@reboot", "Rebooting and loading a new kernel",
+	  G("kexec_file_load", "kexec_load", "reboot") },
+	{ "@swap", "Swap devices", G("swapoff", "swapon") },
+	{ "@privileged", "Calls that need a capability credbox has dropped",
+	  G("_sysctl", "acct", "bpf", "capset", "chroot", "fanotify_init", "nfsservctl",
+	    "open_by_handle_at", "pivot_root", "quotactl", "quotactl_fd", "setdomainname",
+	    "sethostname", "vhangup") },
+};
+
+const struct filter_group *filter_groups(size_t *n)
+{
+	*n = sizeof(groups) / sizeof(groups[0]);
+	return groups;
+}
+
+const struct filter_group *filter_group_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
+		if (!strcmp(groups[i].name, name))
+			return &groups[i];
+	}
+	return NULL;
+}
+
+int filter_syscall_known(const char *name)
+{
+	return seccomp_syscall_resolve_name(name) != __NR_SCMP_ERROR;
+}
+
+/* ---- errno names -------------------------------------------------------------------------- */
+
+#define E(x) { #x, x }
+static const struct {
+	const char *name;
+	int value;
+} errnos[] = {
+	E(EPERM), E(ENOENT), E(ESRCH), E(EINTR), E(EIO), E(ENXIO), E(E2BIG), E(ENOEXEC),
+	E(EBADF), E(ECHILD), E(EAGAIN), E(ENOMEM), E(EACCES), E(EFAULT), E(EBUSY), E(EEXIST),
+	E(EXDEV), E(ENODEV), E(ENOTDIR), E(EISDIR), E(EINVAL), E(ENFILE), E(EMFILE),
+	E(ENOTTY), E(ETXTBSY), E(EFBIG), E(ENOSPC), E(ESPIPE), E(EROFS), E(EMLINK), E(EPIPE),
+	E(ERANGE), E(ENAMETOOLONG), E(ENOSYS), E(ENOTEMPTY), E(ELOOP), E(ENODATA),
+	E(EOPNOTSUPP), E(EAFNOSUPPORT), E(EADDRINUSE), E(ENETUNREACH), E(ECONNREFUSED),
+	E(ENOTSOCK), E(EPROTONOSUPPORT), E(ETIMEDOUT),
+};
+
+int filter_errno_parse(const char *s)
+{
+	size_t i;
+
+	if (isdigit((unsigned char)*s)) {
+		char *end;
+		long v = strtol(s, &end, 10);
+
+		return (*end || v < 1 || v > 4095) ? -1 : (int)v;
+	}
+	for (i = 0; i < sizeof(errnos) / sizeof(errnos[0]); i++) {
+		if (!strcmp(errnos[i].name, s))
+			return errnos[i].value;
+	}
+	return -1;
+}
+
+const char *filter_errno_name(int e)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(errnos) / sizeof(errnos[0]); i++) {
+		if (errnos[i].value == e)
+			return errnos[i].name;
+	}
+	return NULL;
+}
+
+/* ---- the always-denied table -------------------------------------------------------------- */
+
+/*
+ * Each row: a system call, optionally restricted to calls whose argument `arg`, masked with
+ * `mask`, equals `datum`; the errno returned; why. Arguments the kernel reads as int are
+ * compared on their low 32 bits only, so that junk in the upper half cannot slip past.
+ */
+struct always_rule {
+	const char *name;
+	int arg;		/* -1: unconditional */
+	uint64_t mask;
+	uint64_t datum;
+	int errnum;
+	const char *condition;
+	const char *why;
+};
+
+#define ALL(n, why)	{ n, -1, 0, 0, EPERM, NULL, why }
+#define LOW32		0xffffffffULL
+#ifdef __s390x__
+#define CLONE_FLAGS_ARG	1
+#else
+#define CLONE_FLAGS_ARG	0
+#endif
+#define CLONE_NS(flag) \
+	{ "clone", CLONE_FLAGS_ARG, flag, flag, EPERM, "flags & " #flag, \
+	  "new namespaces: user namespaces give capabilities over new mounts and ids" }
+#define PERSONA(flag) \
+	{ "personality", 0, flag, flag, EPERM, "persona & " #flag, \
+	  "weakens address space randomisation or W^X" }
+
+static const struct always_rule always_rules[] = {
+	ALL("ptrace", "another process reaching in, or the program reaching out"),
+	ALL("process_vm_readv", "reading another process's memory"),
+	ALL("process_vm_writev", "writing another process's memory"),
+	ALL("pidfd_getfd", "taking fds from another process"),
+	ALL("kcmp", "comparing kernel objects of other processes (fd probing)"),
+	{ "prctl", 0, LOW32, PR_SET_DUMPABLE, EPERM, "option == PR_SET_DUMPABLE",
+	  "a dumpable process can be ptraced and its fds read by its uid" },
+	{ "prctl", 0, LOW32, PR_SET_MM, EPERM, "option == PR_SET_MM",
+	  "rewriting the memory map descriptors (exe file, auxv, stack)" },
+	{ "prctl", 0, LOW32, PR_SET_PTRACER, EPERM, "option == PR_SET_PTRACER",
+	  "inviting another process to ptrace this one" },
+	ALL("io_uring_setup", "io_uring works on fds outside the seccomp filter"),
+	ALL("io_uring_enter", "io_uring works on fds outside the seccomp filter"),
+	ALL("io_uring_register", "io_uring registers fds"),
+	ALL("bpf", "kernel attack surface, maps shared with other processes"),
+	ALL("userfaultfd", "stalling the kernel at will (race amplifier)"),
+	ALL("perf_event_open", "observing other processes, kernel attack surface"),
+	ALL("unshare", "new namespaces (and unsharing the fd table)"),
+	ALL("setns", "entering other namespaces"),
+	CLONE_NS(CLONE_NEWNS), CLONE_NS(CLONE_NEWCGROUP), CLONE_NS(CLONE_NEWUTS),
+	CLONE_NS(CLONE_NEWIPC), CLONE_NS(CLONE_NEWUSER), CLONE_NS(CLONE_NEWPID),
+	CLONE_NS(CLONE_NEWNET),
+	{ "clone3", -1, 0, 0, ENOSYS, NULL,
+	  "its flags are in memory where a filter cannot see them; libc falls back to clone" },
+	ALL("mount", "changing what paths mean"), ALL("umount", "changing what paths mean"),
+	ALL("umount2", "changing what paths mean"), ALL("open_tree", "changing what paths mean"),
+	ALL("move_mount", "changing what paths mean"), ALL("fsopen", "changing what paths mean"),
+	ALL("fsconfig", "changing what paths mean"), ALL("fsmount", "changing what paths mean"),
+	ALL("fspick", "changing what paths mean"),
+	ALL("mount_setattr", "changing what paths mean"),
+	ALL("pivot_root", "changing what paths mean"), ALL("chroot", "changing what paths mean"),
+	ALL("keyctl", "the keyring is shared with the user's other processes"),
+	ALL("add_key", "the keyring is shared with the user's other processes"),
+	ALL("request_key", "the keyring is shared with the user's other processes"),
+	PERSONA(ADDR_NO_RANDOMIZE), PERSONA(ADDR_COMPAT_LAYOUT), PERSONA(READ_IMPLIES_EXEC),
+	PERSONA(MMAP_PAGE_ZERO),
+	{ "ioctl", 1, LOW32, TIOCSTI, EPERM, "request == TIOCSTI",
+	  "typing commands into the terminal credbox was started from" },
+	{ "ioctl", 1, LOW32, TIOCLINUX, EPERM, "request == TIOCLINUX",
+	  "console selection can type into the terminal too" },
+	ALL("open_by_handle_at", "opening files by handle, around every path check"),
+	ALL("name_to_handle_at", "file handles for open_by_handle_at elsewhere"),
+	ALL("kexec_load", "replacing the kernel"), ALL("kexec_file_load", "replacing the kernel"),
+	ALL("init_module", "loading kernel code"), ALL("finit_module", "loading kernel code"),
+	ALL("delete_module", "unloading kernel code"),
+	ALL("iopl", "raw hardware access"), ALL("ioperm", "raw hardware access"),
+	ALL("uselib", "obsolete loader path, kernel attack surface"),
+	ALL("vhangup", "hanging up the terminal of others"),
+	ALL("fanotify_init", "watching files of other processes"),
+};
+
+int filter_always(size_t i, struct filter_always_info *out)
+{
+	if (i >= sizeof(always_rules) / sizeof(always_rules[0]))
+		return -ENOENT;
+	out->name = always_rules[i].name;
+	out->condition = always_rules[i].condition;
+	out->why = always_rules[i].why;
+	return 0;
+}
+
+int filter_always_denies(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(always_rules) / sizeof(always_rules[0]); i++) {
+		if (always_rules[i].arg < 0 && !strcmp(always_rules[i].name, name))
+			return 1;
+	}
+	return 0;
+}
+
+/* ---- policy -> spec ----------------------------------------------------------------------- */
+
+/* A decision about one system call while resolving, with where it came from. */
+struct slot {
+	int nr;
+	const char *name;	/* libseccomp's or a table's (static), or the profile's */
+	int set;		/* 0 none, 1 by a group, 2 by name */
+	struct filter_act act;
+	int line;
+};
+
+struct resolver {
+	struct slot *s;
+	size_t n, cap;
+	struct diag *d;
+};
+
+static struct slot *slot_get(struct resolver *r, int nr, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		if (r->s[i].nr == nr)
+			return &r->s[i];
+	}
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 128;
+		struct slot *ns = realloc(r->s, cap * sizeof(*ns));
+
+		if (!ns)
+			return NULL;
+		r->s = ns;
+		r->cap = cap;
+	}
+	r->s[r->n] = (struct slot){ .nr = nr, .name = name };
+	return &r->s[r->n++];
+}
+
+static int act_eq(struct filter_act a, struct filter_act b)
+{
+	return a.kind == b.kind && (a.kind != FILTER_ERRNO || a.errnum == b.errnum);
+}
+
+static const char *act_str(struct filter_act a, char *buf, size_t size)
+{
+	static const char *const names[] = { "allow", "kill", "errno", "log" };
+	const char *en;
+
+	if (a.kind != FILTER_ERRNO)
+		return names[a.kind];
+	en = filter_errno_name(a.errnum);
+	if (en)
+		snprintf(buf, size, "errno %s", en);
+	else
+		snprintf(buf, size, "errno %d", a.errnum);
+	return buf;
+}
+
+/* Record `act` for one syscall; a name beats a group, and a conflict at one level is an error. */
+static int mark(struct resolver *r, int nr, const char *name, int by_name, struct filter_act act,
+		int line)
+{
+	struct slot *s;
+	char b1[32], b2[32];
+
+	if (nr < 0)
+		return 0;	/* not a system call on this architecture */
+	s = slot_get(r, nr, name);
+	if (!s)
+		return -ENOMEM;
+	if (s->set == 2 && !by_name)
+		return 0;	/* named earlier: the name wins over a group */
+	if (s->set == 1 + by_name && !act_eq(s->act, act))
+		return diag_err(r->d, line, "name the system call on its own to settle it",
+				"%s: %s here, %s on line %d", name, act_str(act, b1, sizeof(b1)),
+				act_str(s->act, b2, sizeof(b2)), s->line);
+	s->set = 1 + by_name;
+	s->act = act;
+	s->line = line;
+	return 0;
+}
+
+static int mark_entry(struct resolver *r, const char *entry, int line, struct filter_act dflt)
+{
+	char name[64];
+	struct filter_act act = dflt;
+	int errnum, err;
+
+	if (profile_syscall_entry(entry, name, sizeof(name), &errnum) < 0)
+		return diag_err(r->d, line, NULL, "bad entry \"%s\"", entry);
+	if (errnum >= 0)
+		act = (struct filter_act){ FILTER_ERRNO, errnum };
+	if (name[0] == '@') {
+		const struct filter_group *g = filter_group_find(name);
+		const char *const *p;
+
+		if (!g)
+			return diag_err(r->d, line, NULL, "unknown syscall group \"%s\"", name);
+		for (p = g->syscalls; *p; p++) {
+			err = mark(r, seccomp_syscall_resolve_name(*p), *p, 0, act, line);
+			if (err)
+				return err;
+		}
+		return 0;
+	}
+	return mark(r, seccomp_syscall_resolve_name(name), entry, 1, act, line);
+}
+
+static int mark_list(struct resolver *r, const struct plist *l, struct filter_act act)
+{
+	size_t i;
+	int err, ret = 0;
+
+	for (i = 0; i < l->n; i++) {
+		err = mark_entry(r, l->v[i].s, l->v[i].line, act);
+		if (err == -ENOMEM)
+			return err;
+		if (err)
+			ret = err;
+	}
+	return ret;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct filter_entry *x = a, *y = b;
+
+	return (x->nr > y->nr) - (x->nr < y->nr);
+}
+
+int filter_resolve(const struct policy_seccomp *sc, struct filter_spec *spec, struct diag *d)
+{
+	struct resolver allow = { .d = d }, deny = { .d = d };
+	struct filter_act violation, allowed = { FILTER_ALLOW, 0 };
+	size_t i;
+	int err = 0, e2;
+
+	memset(spec, 0, sizeof(*spec));
+	spec->allow_list = sc->policy == SC_ALLOW_LIST;
+	violation.kind = sc->action == SC_ACT_KILL ? FILTER_KILL :
+			 sc->action == SC_ACT_LOG ? FILTER_LOG : FILTER_ERRNO;
+	violation.errnum = sc->errnum;
+	spec->dflt = spec->allow_list ? violation : allowed;
+
+	if (spec->allow_list) {
+		e2 = mark_entry(&allow, "@default", 0, allowed);
+		err = e2 ? e2 : err;
+	}
+	e2 = mark_list(&allow, &sc->allow, allowed);
+	err = e2 ? e2 : err;
+	e2 = mark_list(&deny, &sc->deny, violation);
+	err = e2 ? e2 : err;
+	/* A system call named in allow that the always filter denies would be a lie. */
+	for (i = 0; i < allow.n; i++) {
+		if (allow.s[i].set == 2 && filter_always_denies(allow.s[i].name))
+			err = diag_err(d, allow.s[i].line,
+				       "credbox denies it whatever the profile says; remove it",
+				       "allow: %s is always denied", allow.s[i].name);
+	}
+	if (err)
+		goto out;
+
+	spec->e = calloc(allow.n + deny.n + 1, sizeof(*spec->e));
+	if (!spec->e) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* The secondary list carves exceptions out of the primary one; order never matters. */
+	if (spec->allow_list) {
+		for (i = 0; i < deny.n; i++)
+			spec->e[spec->n++] = (struct filter_entry){ deny.s[i].nr, NULL,
+								    deny.s[i].act };
+		for (i = 0; i < allow.n; i++) {
+			size_t j;
+
+			for (j = 0; j < deny.n && deny.s[j].nr != allow.s[i].nr; j++)
+				;
+			if (j == deny.n)
+				spec->e[spec->n++] = (struct filter_entry){ allow.s[i].nr, NULL,
+									    allowed };
+		}
+	} else {
+		for (i = 0; i < deny.n; i++) {
+			size_t j;
+
+			for (j = 0; j < allow.n && allow.s[j].nr != deny.s[i].nr; j++)
+				;
+			if (j == allow.n)
+				spec->e[spec->n++] = (struct filter_entry){ deny.s[i].nr, NULL,
+									    deny.s[i].act };
+		}
+	}
+	/* Drop rules equal to the default (libseccomp refuses them), name the rest. */
+	for (i = 0; i < spec->n;) {
+		if (act_eq(spec->e[i].act, spec->dflt)) {
+			spec->e[i] = spec->e[--spec->n];
+			continue;
+		}
+		spec->e[i].name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE,
+								   spec->e[i].nr);
+		if (spec->e[i].act.kind == FILTER_ALLOW && spec->e[i].name &&
+		    filter_always_denies(spec->e[i].name))
+			spec->always_overrides++;
+		i++;
+	}
+	qsort(spec->e, spec->n, sizeof(*spec->e), cmp_entry);
+out:
+	free(allow.s);
+	free(deny.s);
+	if (err)
+		filter_spec_free(spec);
+	return err;
+}
+
+void filter_spec_free(struct filter_spec *spec)
+{
+	size_t i;
+
+	for (i = 0; i < spec->n; i++)
+		free(spec->e[i].name);
+	free(spec->e);
+	spec->e = NULL;
+	spec->n = 0;
+}
+
+/* ---- building and loading ----------------------------------------------------------------- */
+
+static uint32_t scmp_action(struct filter_act a)
+{
+	switch (a.kind) {
+	case FILTER_ALLOW:
+		return SCMP_ACT_ALLOW;
+	case FILTER_ERRNO:
+		return SCMP_ACT_ERRNO(a.errnum);
+	case FILTER_LOG:
+		return SCMP_ACT_LOG;
+	default:
+		return SCMP_ACT_KILL_PROCESS;
+	}
+}
+
+static int ctx_new(uint32_t dflt, scmp_filter_ctx *out)
+{
+	scmp_filter_ctx ctx = seccomp_init(dflt);
+	int err;
+
+	if (!ctx)
+		return -ENOMEM;
+	/* Calls of another ABI (int 0x80, x32 on x86_64) would bypass the numbers below. */
+	err = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+	if (err) {
+		seccomp_release(ctx);
+		return err;
+	}
+	*out = ctx;
+	return 0;
+}
+
+static int build_always(scmp_filter_ctx *out)
+{
+	scmp_filter_ctx ctx;
+	size_t i;
+	int err = ctx_new(SCMP_ACT_ALLOW, &ctx);
+
+	if (err)
+		return err;
+	for (i = 0; !err && i < sizeof(always_rules) / sizeof(always_rules[0]); i++) {
+		const struct always_rule *r = &always_rules[i];
+		int nr = seccomp_syscall_resolve_name(r->name);
+
+		if (nr < 0)
+			continue;	/* not on this architecture */
+		if (r->arg < 0)
+			err = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(r->errnum), nr, 0);
+		else
+			err = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(r->errnum), nr, 1,
+					       SCMP_CMP(r->arg, SCMP_CMP_MASKED_EQ, r->mask,
+							r->datum));
+	}
+	if (err) {
+		seccomp_release(ctx);
+		return err;
+	}
+	*out = ctx;
+	return 0;
+}
+
+static int build_profile(const struct filter_spec *spec, scmp_filter_ctx *out)
+{
+	scmp_filter_ctx ctx;
+	size_t i;
+	int err = ctx_new(scmp_action(spec->dflt), &ctx);
+
+	if (err)
+		return err;
+	for (i = 0; !err && i < spec->n; i++)
+		err = seccomp_rule_add(ctx, scmp_action(spec->e[i].act), spec->e[i].nr, 0);
+	if (err) {
+		seccomp_release(ctx);
+		return err;
+	}
+	*out = ctx;
+	return 0;
+}
+
+int filter_print(const struct filter_spec *spec, int fd)
+{
+	scmp_filter_ctx a, p;
+	int err = build_always(&a);
+
+	if (err)
+		return err;
+	err = build_profile(spec, &p);
+	if (err) {
+		seccomp_release(a);
+		return err;
+	}
+	dprintf(fd, "# credbox filter 1 of 2: always denied, whatever the profile says\n");
+	err = seccomp_export_pfc(a, fd);
+	if (!err) {
+		dprintf(fd, "# credbox filter 2 of 2: the profile's %s\n",
+			spec->allow_list ? "allow-list" : "deny-list");
+		err = seccomp_export_pfc(p, fd);
+	}
+	seccomp_release(a);
+	seccomp_release(p);
+	return err;
+}
+
+int filter_load(const struct filter_spec *spec)
+{
+	scmp_filter_ctx a, p;
+	int err = build_always(&a);
+
+	if (err)
+		return err;
+	err = build_profile(spec, &p);
+	if (err) {
+		seccomp_release(a);
+		return err;
+	}
+	/* The always filter first: the profile's may deny seccomp(2) itself. */
+	err = seccomp_load(a);
+	if (!err)
+		err = seccomp_load(p);
+	seccomp_release(a);
+	seccomp_release(p);
+	return err;
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * filter: seccomp filters with libseccomp.
+ *
+ * Two filters are loaded; the kernel applies the stricter verdict of the two:
+ *   1. the "always" filter, the same for every profile: denies what would let the granted
+ *      directory rights leave the process or let another process reach in (filter.c's
+ *      always_denied table), whatever the profile says;
+ *   2. the profile's filter: an allow-list or a deny-list of system calls and @groups
+ *      (systemd-style group tables in filter.c), with per-syscall errno and a violation action.
+ */
+#ifndef CREDBOX_FILTER_H
+#define CREDBOX_FILTER_H
+
+#include <stddef.h>
+
+#include "diag.h"
+
+struct policy_seccomp;
+
+struct filter_group {
+	const char *name;		/* "@basic-io" */
+	const char *doc;
+	const char *const *syscalls;	/* NULL-terminated; names unknown here are skipped */
+};
+
+const struct filter_group *filter_groups(size_t *n);
+const struct filter_group *filter_group_find(const char *name);
+/* Whether libseccomp knows the name (on any architecture). */
+int filter_syscall_known(const char *name);
+/* "EPERM" or "1" -> 1; -1 if neither. */
+int filter_errno_parse(const char *s);
+const char *filter_errno_name(int e);
+
+enum filter_kind { FILTER_ALLOW, FILTER_KILL, FILTER_ERRNO, FILTER_LOG };
+
+struct filter_act {
+	int kind;		/* enum filter_kind */
+	int errnum;		/* FILTER_ERRNO */
+};
+
+struct filter_entry {
+	int nr;
+	char *name;
+	struct filter_act act;
+};
+
+/* The profile's filter, resolved for the native architecture. */
+struct filter_spec {
+	int allow_list;
+	struct filter_act dflt;		/* for system calls not listed */
+	struct filter_entry *e;		/* every rule that differs from dflt, sorted by nr */
+	size_t n;
+	size_t always_overrides;	/* listed as allowed, yet always denied */
+};
+
+/* policy -> spec. Pure (libseccomp's name tables only). 0, -EINVAL (reasons in d), -ENOMEM. */
+int filter_resolve(const struct policy_seccomp *sc, struct filter_spec *spec, struct diag *d);
+void filter_spec_free(struct filter_spec *spec);
+
+/* One row of the always-denied table, for --check and the man page. */
+struct filter_always_info {
+	const char *name;
+	const char *condition;	/* NULL: every call */
+	const char *why;
+};
+/* Row i of the table into *out: 0, or -ENOENT past the end. */
+int filter_always(size_t i, struct filter_always_info *out);
+/* Whether the syscall is denied unconditionally by the always filter. */
+int filter_always_denies(const char *name);
+
+/* Write both filters as libseccomp's PFC text to fd. 0 or -errno. */
+int filter_print(const struct filter_spec *spec, int fd);
+/* Load both filters into the calling process (no_new_privs must be set). 0 or -errno. */
+int filter_load(const struct filter_spec *spec);
+
+#endif /* CREDBOX_FILTER_H */

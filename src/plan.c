@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: GPL-2.0
+/* plan: policy -> plan (pure); see plan.h. */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+static const char *const default_keep[] = { "TERM", "LANG", "LANGUAGE", "LC_*", "TZ", NULL };
+#define DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
+
+/* ---- identities --------------------------------------------------------------------------- */
+
+static int resolve_user(const struct ident_db *db, const struct pstr *spec, struct plan_ident *id,
+			struct diag *d, const char *what)
+{
+	struct ident_user u;
+	int err = ident_user(db, spec->s, &u);
+
+	if (err == -ENOENT)
+		return diag_err(d, spec->line, "create the account, or give its number",
+				"%s: no such user \"%s\"", what, spec->s);
+	if (err)
+		return diag_err(d, spec->line, NULL, "%s: cannot look up \"%s\": %s", what,
+				spec->s, strerror(-err));
+	id->uid = u.uid;
+	id->gid = u.gid;
+	memcpy(id->name, u.name, sizeof(id->name));
+	memcpy(id->home, u.home, sizeof(id->home));
+	return 0;
+}
+
+static int resolve_group(const struct ident_db *db, const struct pstr *spec, gid_t *gid,
+			 struct diag *d, const char *what)
+{
+	int err = ident_group(db, spec->s, gid);
+
+	if (err == -ENOENT)
+		return diag_err(d, spec->line, NULL, "%s: no such group \"%s\"", what, spec->s);
+	if (err)
+		return diag_err(d, spec->line, NULL, "%s: cannot look up \"%s\": %s", what,
+				spec->s, strerror(-err));
+	return 0;
+}
+
+static int add_gid(struct plan_ident *id, gid_t g)
+{
+	size_t i;
+
+	for (i = 0; i < id->ngroups; i++) {
+		if (id->groups[i] == g)
+			return 0;
+	}
+	if (id->ngroups == IDENT_MAX_GROUPS)
+		return -E2BIG;
+	id->groups[id->ngroups++] = g;
+	return 0;
+}
+
+/*
+ * user/group/groups -> numbers. With member_default, an absent groups key means the user's
+ * groups in the group database; otherwise none.
+ */
+static int resolve_ident(const struct ident_db *db, const struct pstr *user,
+			 const struct pstr *group, const struct plist *groups, int groups_seen,
+			 int member_default, struct plan_ident *id, struct diag *d, const char *what)
+{
+	size_t i;
+	int err = resolve_user(db, user, id, d, what);
+
+	if (err)
+		return err;
+	if (group->s) {
+		err = resolve_group(db, group, &id->gid, d, what);
+		if (err)
+			return err;
+	} else if (id->gid == IDENT_NO_GID) {
+		return diag_err(d, user->line, "give the group with \"group = ...\"",
+				"%s: uid %s has no passwd entry, so no primary group", what,
+				user->s);
+	}
+	if (groups_seen) {
+		for (i = 0; i < groups->n; i++) {
+			gid_t g;
+			const struct pstr *gs = &groups->v[i];
+
+			err = resolve_group(db, gs, &g, d, what);
+			if (!err && add_gid(id, g))
+				err = diag_err(d, gs->line, NULL, "%s: more than %d groups", what,
+					       IDENT_MAX_GROUPS);
+			if (err)
+				return err;
+		}
+	} else if (member_default && db->member_of) {
+		gid_t list[IDENT_MAX_GROUPS];
+		size_t n = 0;
+
+		err = db->member_of(db->ctx, id->name, id->gid, list, IDENT_MAX_GROUPS, &n);
+		if (err)
+			return diag_err(d, user->line, "list them with \"groups = ...\"",
+					"%s: cannot list the groups of \"%s\": %s", what, id->name,
+					strerror(-err));
+		for (i = 0; i < n; i++)
+			add_gid(id, list[i]);
+	}
+	return 0;
+}
+
+/* ---- argv and the environment ------------------------------------------------------------- */
+
+static int vec_push(char ***v, size_t *n, char *s)
+{
+	char **nv;
+
+	if (!s)
+		return -ENOMEM;
+	nv = realloc(*v, (*n + 2) * sizeof(*nv));
+	if (!nv) {
+		free(s);
+		return -ENOMEM;
+	}
+	nv[(*n)++] = s;
+	nv[*n] = NULL;
+	*v = nv;
+	return 0;
+}
+
+static void vec_free(char **v)
+{
+	size_t i;
+
+	for (i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+static int build_argv(const struct policy *pol, char *const cmd[], size_t ncmd,
+		      struct plan *plan, struct diag *d)
+{
+	const struct policy_program *p = &pol->program;
+	size_t i, n = 0;
+	int err = 0;
+
+	if (ncmd && p->command_line == CMDLINE_NONE)
+		return diag_err(d, p->sec.line,
+				"set \"command_line = args\" or \"command_line = program\" in "
+				"[program]",
+				"the profile does not let the command line choose the program or "
+				"its arguments");
+	if (ncmd && p->command_line == CMDLINE_PROGRAM) {
+		plan->program = strdup(cmd[0]);
+		for (i = 0; !err && i < ncmd; i++)
+			err = vec_push(&plan->argv, &n, strdup(cmd[i]));
+		return plan->program ? err : -ENOMEM;
+	}
+	if (!p->path.s && !cmd) {
+		/* --check: the command line will name it */
+		plan->program = strdup("(named on the command line)");
+		return plan->program ? 0 : -ENOMEM;
+	}
+	if (!p->path.s)
+		return diag_err(d, p->sec.line, "name it after the options: credbox --profile "
+				"FILE -- PROGRAM [ARG...]", "no program to run");
+	plan->program = strdup(p->path.s);
+	err = vec_push(&plan->argv, &n, strdup(p->path.s));
+	if (ncmd) {
+		for (i = 0; !err && i < ncmd; i++)
+			err = vec_push(&plan->argv, &n, strdup(cmd[i]));
+	} else {
+		for (i = 0; !err && i < p->args.n; i++)
+			err = vec_push(&plan->argv, &n, strdup(p->args.v[i].s));
+	}
+	return plan->program ? err : -ENOMEM;
+}
+
+static int env_kept(const struct policy *pol, const char *var)
+{
+	const char *eq = strchr(var, '=');
+	char name[256];
+	size_t i, len;
+
+	if (!eq || (len = eq - var) >= sizeof(name))
+		return 0;
+	memcpy(name, var, len);
+	name[len] = '\0';
+	if (!profile_seen(&pol->env.sec, SEC_ENVIRONMENT, "keep")) {
+		for (i = 0; default_keep[i]; i++) {
+			if (!fnmatch(default_keep[i], name, 0))
+				return 1;
+		}
+		return 0;
+	}
+	for (i = 0; i < pol->env.keep.n; i++) {
+		if (!fnmatch(pol->env.keep.v[i].s, name, 0))
+			return 1;
+	}
+	return 0;
+}
+
+static int env_has(char **envp, size_t n, const char *name)
+{
+	size_t i, len = strlen(name);
+
+	for (i = 0; i < n; i++) {
+		if (!strncmp(envp[i], name, len) && envp[i][len] == '=')
+			return 1;
+	}
+	return 0;
+}
+
+static void env_remove(char **envp, size_t *n, const char *var)
+{
+	size_t i, len = strchr(var, '=') - var + 1;
+
+	for (i = 0; i < *n; i++) {
+		if (!strncmp(envp[i], var, len)) {
+			free(envp[i]);
+			memmove(&envp[i], &envp[i + 1], (*n - i) * sizeof(*envp));
+			(*n)--;
+			return;
+		}
+	}
+}
+
+static char *credbox_dirs(const struct plan *plan)
+{
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	fputs("CREDBOX_DIRS=", f);
+	for (i = 0; i < plan->ndirs; i++)
+		fprintf(f, "%s%s=%d", i ? "," : "", plan->dirs[i].name, plan->dirs[i].fd);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* Scrubbed: only kept variables, then `set`, then the identity's defaults, then CREDBOX_DIRS. */
+static int build_env(const struct policy *pol, char *const environ[], struct plan *plan)
+{
+	char *var;
+	size_t i, n = 0;
+	int err = 0;
+
+	plan->envp = calloc(1, sizeof(char *));
+	if (!plan->envp)
+		return -ENOMEM;
+	for (i = 0; !err && environ && environ[i]; i++) {
+		if (env_kept(pol, environ[i]) && strncmp(environ[i], "CREDBOX_DIRS=", 13))
+			err = vec_push(&plan->envp, &n, strdup(environ[i]));
+	}
+	for (i = 0; !err && i < pol->env.set.n; i++) {
+		env_remove(plan->envp, &n, pol->env.set.v[i].s);
+		err = vec_push(&plan->envp, &n, strdup(pol->env.set.v[i].s));
+	}
+	if (!err && !env_has(plan->envp, n, "PATH"))
+		err = vec_push(&plan->envp, &n, strdup("PATH=" DEFAULT_PATH));
+	if (!err && !env_has(plan->envp, n, "HOME") && asprintf(&var, "HOME=%s",
+							       plan->run.home) >= 0)
+		err = vec_push(&plan->envp, &n, var);
+	if (!err && !env_has(plan->envp, n, "USER") && asprintf(&var, "USER=%s",
+							       plan->run.name) >= 0)
+		err = vec_push(&plan->envp, &n, var);
+	if (!err && !env_has(plan->envp, n, "LOGNAME") && asprintf(&var, "LOGNAME=%s",
+								  plan->run.name) >= 0)
+		err = vec_push(&plan->envp, &n, var);
+	if (!err)
+		err = vec_push(&plan->envp, &n, credbox_dirs(plan));
+	return err;
+}
+
+/* ---- directories and paths ---------------------------------------------------------------- */
+
+static int fd_taken(const struct plan *plan, int fd)
+{
+	size_t i;
+
+	for (i = 0; i < plan->ndirs; i++) {
+		if (plan->dirs[i].fd == fd)
+			return 1;
+	}
+	return 0;
+}
+
+static int build_dirs(const struct policy *pol, const struct ident_db *db, struct plan *plan,
+		      struct diag *d)
+{
+	size_t i;
+	int err, ret = 0, next = PROFILE_FD_MIN;
+
+	plan->max_fd = 2;
+	for (i = 0; i < pol->ndirs; i++) {
+		const struct policy_dir *pd = &pol->dirs[i];
+		struct plan_dir *dir = &plan->dirs[i];
+		char what[96];
+
+		dir->name = pd->name;
+		dir->path = pd->path.s;
+		dir->rw = pd->access == ACCESS_RW;
+		dir->trust_symlinks = pd->trust_symlinks;
+		dir->fd = pd->fd;
+		plan->ndirs++;
+		snprintf(what, sizeof(what), "[dir %s] owner", pd->name);
+		err = resolve_ident(db, &pd->owner, &pd->group, &pd->groups,
+				    profile_seen(&pd->sec, SEC_DIR, "groups"), 1, &dir->id, d, what);
+		if (err) {
+			ret = err;
+			continue;
+		}
+		/* root's capabilities never travel with the fd: only its ids would. */
+		if (dir->id.uid == 0)
+			ret = diag_err(d, pd->owner.line,
+				       "name the account that owns the tree; a root-opened "
+				       "directory carries uid 0 without root's capabilities",
+				       "[dir %s]: owner is root", pd->name);
+		else if (dir->id.uid == plan->run.uid)
+			ret = diag_err(d, pd->owner.line,
+				       "the tree's owner must be another account than [identity] "
+				       "user",
+				       "[dir %s]: the sandboxed user owns the tree, so it could plant "
+				       "hard links in it", pd->name);
+	}
+	for (i = 0; i < plan->ndirs; i++) {
+		if (plan->dirs[i].fd >= 0)
+			continue;
+		while (fd_taken(plan, next))
+			next++;
+		if (next > PROFILE_FD_MAX)
+			return diag_err(d, pol->dirs[i].sec.line, NULL, "no fd number left");
+		plan->dirs[i].fd = next++;
+	}
+	for (i = 0; i < plan->ndirs; i++) {
+		if (plan->dirs[i].fd > plan->max_fd)
+			plan->max_fd = plan->dirs[i].fd;
+	}
+	return ret;
+}
+
+static int build_paths(const struct policy *pol, struct plan *plan)
+{
+	size_t i, n = pol->fs.ro.n + pol->fs.rw.n;
+
+	plan->paths = calloc(n + 1, sizeof(*plan->paths));
+	if (!plan->paths)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		int rw = i >= pol->fs.ro.n;
+		const char *p = rw ? pol->fs.rw.v[i - pol->fs.ro.n].s : pol->fs.ro.v[i].s;
+		struct plan_path *pp = &plan->paths[plan->npaths++];
+
+		pp->optional = p[0] == '-';
+		pp->path = pp->optional ? p + 1 : p;
+		pp->rw = rw;
+	}
+	plan->landlock_required = pol->fs.landlock == LANDLOCK_REQUIRED;
+	return 0;
+}
+
+/* ---- all of it ---------------------------------------------------------------------------- */
+
+int plan_build(const struct policy *pol, const struct ident_db *db, char *const cmd[],
+	       size_t ncmd, char *const environ[], struct plan *plan, struct diag *d)
+{
+	const struct policy_identity *pi = &pol->identity;
+	int err, ret = 0;
+
+	memset(plan, 0, sizeof(*plan));
+	plan->pol = pol;
+	err = resolve_ident(db, &pi->user, &pi->group, &pi->groups,
+			    profile_seen(&pi->sec, SEC_IDENTITY, "groups"), 0, &plan->run, d,
+			    "[identity] user");
+	if (!err && plan->run.uid == 0)
+		err = diag_err(d, pi->user.line, "name an unprivileged account",
+			       "[identity]: refusing to run the program as root");
+	if (!err && plan->run.gid == 0)
+		err = diag_err(d, pi->group.s ? pi->group.line : pi->user.line,
+			       "root's group owns system files; name another group",
+			       "[identity]: refusing to run the program with group root");
+	ret = err ? err : ret;
+	err = build_dirs(pol, db, plan, d);
+	ret = err ? err : ret;
+	err = build_argv(pol, cmd, ncmd, plan, d);
+	ret = err ? err : ret;
+	err = build_paths(pol, plan);
+	ret = err ? err : ret;
+	err = filter_resolve(&pol->seccomp, &plan->filter, d);
+	ret = err ? err : ret;
+	if (!ret)
+		ret = build_env(pol, environ, plan);
+	if (ret == -ENOMEM || (ret && !d->n))
+		ret = ret == -ENOMEM ? -ENOMEM : diag_err(d, 0, NULL, "cannot build the plan");
+	return ret;
+}
+
+void plan_free(struct plan *plan)
+{
+	free(plan->program);
+	vec_free(plan->argv);
+	vec_free(plan->envp);
+	free(plan->paths);
+	filter_spec_free(&plan->filter);
+	memset(plan, 0, sizeof(*plan));
+}
+
+/* ---- the --check table -------------------------------------------------------------------- */
+
+static void describe_ident(const struct plan_ident *id, FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "%s (uid %u, gid %u", id->name, (unsigned)id->uid, (unsigned)id->gid);
+	if (!id->ngroups)
+		fputs(", no supplementary groups)", out);
+	for (i = 0; i < id->ngroups; i++)
+		fprintf(out, "%s%u", i ? "," : ", groups ", (unsigned)id->groups[i]);
+	if (id->ngroups)
+		fputc(')', out);
+}
+
+void plan_describe(const struct plan *plan, FILE *out)
+{
+	const struct policy *pol = plan->pol;
+	static const char *const cmdline[] = { "none", "args", "program" };
+	size_t i, nallow = 0, nerrno = 0, nother = 0;
+	struct filter_always_info ai;
+	int col;
+
+	fputs("program     ", out);
+	if (!plan->argv)
+		fputs(plan->program, out);
+	for (i = 0; plan->argv && plan->argv[i]; i++)
+		fprintf(out, "%s%s", i ? " " : "", plan->argv[i]);
+	fprintf(out, "\n            (command line may supply: %s)\n",
+		cmdline[pol->program.command_line]);
+	fputs("runs as     ", out);
+	describe_ident(&plan->run, out);
+	fputs("\n\ngranted directories: each fd carries its owner's fs credentials\n", out);
+	if (!plan->ndirs)
+		fputs("  (none: runs on any kernel)\n", out);
+	else
+		fprintf(out, "  %-12s %4s  %-6s %-9s %-28s %s\n", "NAME", "FD", "ACCESS",
+			"SYMLINKS", "PATH", "OWNER");
+	for (i = 0; i < plan->ndirs; i++) {
+		const struct plan_dir *dir = &plan->dirs[i];
+
+		fprintf(out, "  %-12s %4d  %-6s %-9s %-28s ", dir->name, dir->fd,
+			dir->rw ? "rw" : "ro", dir->trust_symlinks ? "followed" : "refused",
+			dir->path);
+		describe_ident(&dir->id, out);
+		fputc('\n', out);
+	}
+	fputs("\nfile system (Landlock): the directories above, these paths, nothing else\n",
+	      out);
+	for (i = 0; i < plan->npaths; i++)
+		fprintf(out, "  %-4s %s%s\n", plan->paths[i].rw ? "rw" : "ro",
+			plan->paths[i].path, plan->paths[i].optional ? "  (may be missing)" : "");
+	if (!plan->npaths)
+		fputs("  (no paths)\n", out);
+	fprintf(out, "  %s\n", plan->landlock_required ?
+		"a kernel without Landlock stops credbox" :
+		"best effort: a kernel without Landlock is tolerated");
+	fputs("\nenvironment\n", out);
+	for (i = 0; plan->envp && plan->envp[i]; i++)
+		fprintf(out, "  %s\n", plan->envp[i]);
+	for (i = 0; i < plan->filter.n; i++) {
+		int k = plan->filter.e[i].act.kind;
+
+		if (k == FILTER_ALLOW)
+			nallow++;
+		else if (k == FILTER_ERRNO)
+			nerrno++;
+		else
+			nother++;
+	}
+	fprintf(out, "\nseccomp     %s; ", plan->filter.allow_list ? "allow-list" : "deny-list");
+	if (plan->filter.allow_list)
+		fprintf(out, "%zu system calls allowed, %zu return an errno, %zu %s; any other: ",
+			nallow, nerrno, nother, "killed or logged");
+	else
+		fprintf(out, "%zu system calls return an errno, %zu are %s; any other: ", nerrno,
+			nother, pol->seccomp.action == SC_ACT_LOG ? "logged" : "killed");
+	if (plan->filter.dflt.kind == FILTER_ERRNO)
+		fprintf(out, "errno %s\n", filter_errno_name(plan->filter.dflt.errnum) ?
+			filter_errno_name(plan->filter.dflt.errnum) : "?");
+	else
+		fprintf(out, "%s\n", plan->filter.dflt.kind == FILTER_ALLOW ? "allowed" :
+			plan->filter.dflt.kind == FILTER_LOG ? "logged and allowed" :
+			"kills the process");
+	fputs("            always denied, whatever the profile says:", out);
+	col = 200;
+	for (i = 0; !filter_always(i, &ai); i++) {
+		char item[96];
+		int len = snprintf(item, sizeof(item), "%s%s%s%s", ai.name,
+				   ai.condition ? " (" : "", ai.condition ? ai.condition : "",
+				   ai.condition ? ")" : "");
+
+		if (col + len > 94) {
+			fputs(i ? ",\n              " : "\n              ", out);
+			col = 14;
+		} else {
+			fputs(", ", out);
+		}
+		fputs(item, out);
+		col += len + 2;
+	}
+	fputc('\n', out);
+}

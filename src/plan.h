@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * plan: policy -> plan, everything that can be decided without changing anything: identities
+ * resolved to numbers, fd numbers assigned, argv and the environment built, the seccomp
+ * policy resolved to system call numbers. Reads the user and group databases (through
+ * ident_db) and nothing else.
+ */
+#ifndef CREDBOX_PLAN_H
+#define CREDBOX_PLAN_H
+
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "diag.h"
+#include "filter.h"
+#include "ident.h"
+#include "profile.h"
+
+struct plan_ident {
+	uid_t uid;
+	gid_t gid;
+	gid_t groups[IDENT_MAX_GROUPS];
+	size_t ngroups;
+	char name[64];
+	char home[256];
+};
+
+struct plan_dir {
+	const char *name;	/* points into the policy */
+	const char *path;
+	struct plan_ident id;	/* the credentials the fd carries */
+	int fd;
+	int rw;
+	int trust_symlinks;
+};
+
+struct plan_path {
+	const char *path;	/* without the '-' marker */
+	int optional;
+	int rw;
+};
+
+struct plan {
+	const struct policy *pol;
+	struct plan_ident run;		/* the sandboxed identity */
+	char *program;			/* as given: absolute, or a name searched in PATH */
+	char **argv;			/* NULL-terminated */
+	char **envp;			/* NULL-terminated, CREDBOX_DIRS included */
+	struct plan_dir dirs[PROFILE_MAX_DIRS];
+	size_t ndirs;
+	int max_fd;			/* highest dir fd (2 if none) */
+	struct plan_path *paths;
+	size_t npaths;
+	int landlock_required;
+	struct filter_spec filter;
+};
+
+/*
+ * Build the plan. cmd/ncmd: the command line after the options (cmd NULL: describe the profile
+ * only, for --check and --print-filter; no program needs to be named); environ: credbox's own
+ * environment (the source of kept variables). 0, -EINVAL (reasons in d) or -ENOMEM.
+ */
+int plan_build(const struct policy *pol, const struct ident_db *db, char *const cmd[],
+	       size_t ncmd, char *const environ[], struct plan *plan, struct diag *d);
+void plan_free(struct plan *plan);
+
+/* The readable table of --check (without the kernel part, which main adds). */
+void plan_describe(const struct plan *plan, FILE *out);
+
+#endif /* CREDBOX_PLAN_H */

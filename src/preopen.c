@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/* preopen: see preopen.h for what is checked. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fsuid.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include "preopen.h"
+#include "uapi.h"
+
+#ifndef STATX_MNT_ID
+#define STATX_MNT_ID 0x00001000U
+#endif
+
+/* File systems whose "files" are kernel objects: a credential fd there means nothing good. */
+static const struct {
+	unsigned long magic;
+	const char *name;
+} pseudo_fs[] = {
+	{ 0x9fa0, "proc" }, { 0x62656572, "sysfs" }, { 0x27e0eb, "cgroup" },
+	{ 0x63677270, "cgroup2" }, { 0x64626720, "debugfs" }, { 0x74726163, "tracefs" },
+	{ 0x73636673, "securityfs" }, { 0xcafe4a11, "bpf" }, { 0x62656570, "configfs" },
+	{ 0x1cd1, "devpts" }, { 0xde5e81e4, "efivarfs" }, { 0x6165676c, "pstore" },
+	{ 0x6e736673, "nsfs" }, { 0xf97cff8c, "selinuxfs" }, { 0x43415d53, "smackfs" },
+	{ 0x65735543, "fusectl" }, { 0x42494e4d, "binfmt_misc" }, { 0x19800202, "mqueue" },
+	{ 0x0187, "autofs" }, { 0x67596969, "rpc_pipefs" }, { 0x6e667364, "nfsd" },
+};
+
+int preopen_probe(void)
+{
+	/* openat2 refuses unknown flags with EINVAL where open(2) would ignore them. */
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_CRED_ALLOW,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	long fd = syscall(SYS_openat2, AT_FDCWD, "/", &how, sizeof(how));
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return errno == EINVAL ? -EOPNOTSUPP : -errno;
+}
+
+int preopen_become(const struct plan_ident *id, struct preopen_fscred *saved)
+{
+	saved->fsuid = setfsuid(-1);
+	saved->fsgid = setfsgid(-1);
+	saved->ngroups = getgroups(sizeof(saved->groups) / sizeof(saved->groups[0]),
+				   saved->groups);
+	if (saved->ngroups < 0)
+		return -errno;
+	if (setgroups(id->ngroups, id->groups) < 0)
+		return -errno;
+	setfsgid(id->gid);
+	setfsuid(id->uid);
+	if ((gid_t)setfsgid(-1) != id->gid || (uid_t)setfsuid(-1) != id->uid) {
+		preopen_leave(saved);
+		return -EPERM;
+	}
+	return 0;
+}
+
+int preopen_leave(const struct preopen_fscred *saved)
+{
+	setfsuid(saved->fsuid);
+	setfsgid(saved->fsgid);
+	if (setgroups(saved->ngroups, saved->groups) < 0)
+		return -errno;
+	if ((uid_t)setfsuid(-1) != saved->fsuid || (gid_t)setfsgid(-1) != saved->fsgid)
+		return -EPERM;
+	return 0;
+}
+
+int preopen_hardlinks_protected(void)
+{
+	char buf[8] = "";
+	int fd = open("/proc/sys/fs/protected_hardlinks", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	return buf[0] == '1' ? 0 : -EPERM;
+}
+
+static int err_at(struct preopen_error *err, const char *what, const char *path, int e)
+{
+	err->what = what;
+	snprintf(err->path, sizeof(err->path), "%s", path);
+	return e;
+}
+
+static int mount_id(int fd, unsigned long long *id)
+{
+	struct statx stx;
+
+	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &stx) < 0)
+		return -errno;
+	if (!(stx.stx_mask & STATX_MNT_ID))
+		return -EOPNOTSUPP;
+	*id = stx.stx_mnt_id;
+	return 0;
+}
+
+struct walk {
+	const struct plan_ident *sandbox;
+	unsigned long long top_mnt;
+	size_t ndirs;
+	struct preopen_error *err;
+	char path[4096];
+};
+
+/* One directory of the tree: the sandboxed identity must not be able to change it. */
+static int check_one(struct walk *w, int fd)
+{
+	struct preopen_fscred saved;
+	unsigned long long mnt;
+	struct stat st;
+	int e, writable;
+
+	if (++w->ndirs > PREOPEN_MAX_TREE_DIRS)
+		return err_at(w->err, "more directories than credbox checks", w->path, -E2BIG);
+	if (fstat(fd, &st) < 0)
+		return err_at(w->err, "stat", w->path, -errno);
+	if (st.st_uid == w->sandbox->uid)
+		return err_at(w->err, "owned by the sandboxed user (it could make it writable)",
+			      w->path, -EPERM);
+	e = mount_id(fd, &mnt);
+	if (e)
+		return err_at(w->err, "statx mount id", w->path, e);
+	if (mnt != w->top_mnt)
+		return err_at(w->err, "a mount point inside the granted tree", w->path, -EXDEV);
+	e = preopen_become(w->sandbox, &saved);
+	if (e)
+		return err_at(w->err, "taking on the sandboxed identity", w->path, e);
+	writable = syscall(SYS_faccessat2, fd, "", W_OK, AT_EACCESS | AT_EMPTY_PATH) == 0;
+	e = preopen_leave(&saved);
+	if (e)
+		return err_at(w->err, "restoring credentials", w->path, e);
+	if (writable)
+		return err_at(w->err, "writable by the sandboxed identity", w->path, -EPERM);
+	return 0;
+}
+
+static int walk_tree(struct walk *w, int fd, int depth)
+{
+	size_t len = strlen(w->path);
+	struct dirent *de;
+	DIR *dir;
+	int e = check_one(w, fd), sub;
+
+	if (e)
+		return e;
+	if (depth >= PREOPEN_MAX_DEPTH)
+		return err_at(w->err, "tree deeper than credbox checks", w->path, -E2BIG);
+	sub = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (sub < 0)
+		return err_at(w->err, "open", w->path, -errno);
+	dir = fdopendir(sub);
+	if (!dir) {
+		close(sub);
+		return err_at(w->err, "opendir", w->path, -errno);
+	}
+	while (!e && (de = readdir(dir))) {
+		int child;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
+			continue;
+		child = openat(fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (child < 0) {
+			if (errno == ENOTDIR || errno == ELOOP)
+				continue;	/* not a directory after all */
+			e = err_at(w->err, "open", de->d_name, -errno);
+			break;
+		}
+		snprintf(w->path + len, sizeof(w->path) - len, "/%s", de->d_name);
+		e = walk_tree(w, child, depth + 1);
+		w->path[len] = '\0';
+		close(child);
+	}
+	closedir(dir);
+	return e;
+}
+
+static int check_fd(const struct plan_dir *dir, const struct plan_ident *sandbox, int fd,
+		    struct preopen_error *err)
+{
+	struct walk w = { .sandbox = sandbox, .err = err };
+	struct statfs sfs;
+	struct stat st;
+	size_t i;
+	int e;
+
+	if (fstat(fd, &st) < 0)
+		return err_at(err, "stat", dir->path, -errno);
+	if (!S_ISDIR(st.st_mode))
+		return err_at(err, "not a directory", dir->path, -ENOTDIR);
+	if (fstatfs(fd, &sfs) < 0)
+		return err_at(err, "statfs", dir->path, -errno);
+	for (i = 0; i < sizeof(pseudo_fs) / sizeof(pseudo_fs[0]); i++) {
+		if ((unsigned long)sfs.f_type == pseudo_fs[i].magic)
+			return err_at(err, pseudo_fs[i].name, dir->path, -EMEDIUMTYPE);
+	}
+	e = preopen_hardlinks_protected();
+	if (e)
+		return err_at(err, "fs.protected_hardlinks is not 1", dir->path, e);
+	e = mount_id(fd, &w.top_mnt);
+	if (e)
+		return err_at(err, "statx mount id", dir->path, e);
+	snprintf(w.path, sizeof(w.path), "%s", dir->path);
+	return walk_tree(&w, fd, 0);
+}
+
+int preopen_dir(const struct plan_dir *dir, const struct plan_ident *sandbox, int *fd,
+		struct preopen_error *err)
+{
+	/*
+	 * No one may redirect the path while we open it with the owner's rights: symbolic links
+	 * are refused unless trusted, magic links (/proc/PID/fd/...) always.
+	 */
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_CRED_ALLOW,
+		.resolve = RESOLVE_NO_MAGICLINKS | (dir->trust_symlinks ? 0 : RESOLVE_NO_SYMLINKS),
+	};
+	struct preopen_fscred saved;
+	int e, opened;
+
+	*fd = -1;
+	e = preopen_become(&dir->id, &saved);
+	if (e)
+		return err_at(err, "taking on the owner's identity", dir->path, e);
+	opened = syscall(SYS_openat2, AT_FDCWD, dir->path, &how, sizeof(how));
+	e = opened < 0 ? -errno : 0;
+	if (preopen_leave(&saved)) {
+		if (opened >= 0)
+			close(opened);
+		return err_at(err, "restoring credentials", dir->path, -EPERM);
+	}
+	if (e)
+		return err_at(err, "openat2", dir->path, e);
+	e = check_fd(dir, sandbox, opened, err);
+	if (e) {
+		close(opened);
+		return e;
+	}
+	*fd = opened;
+	return 0;
+}
+
+static int close_from(unsigned int lo, unsigned int hi)
+{
+	if (lo > hi)
+		return 0;
+	if (syscall(SYS_close_range, lo, hi, 0) == 0)
+		return 0;
+	if (errno != ENOSYS)
+		return -errno;
+	for (; lo <= hi && lo < 65536; lo++)
+		close(lo);
+	return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+int preopen_place(const struct plan *plan, int *fds)
+{
+	int targets[PROFILE_MAX_DIRS];
+	unsigned int lo = 3;
+	size_t i;
+	int e;
+
+	/* First above every target, so that no dup3 below overwrites a fd still needed. */
+	for (i = 0; i < plan->ndirs; i++) {
+		int high = fcntl(fds[i], F_DUPFD_CLOEXEC, plan->max_fd + 1);
+
+		if (high < 0)
+			return -errno;
+		close(fds[i]);
+		fds[i] = high;
+	}
+	for (i = 0; i < plan->ndirs; i++) {
+		if (dup3(fds[i], plan->dirs[i].fd, O_CLOEXEC) < 0)
+			return -errno;
+		close(fds[i]);
+		fds[i] = plan->dirs[i].fd;
+		targets[i] = plan->dirs[i].fd;
+	}
+	qsort(targets, plan->ndirs, sizeof(targets[0]), cmp_int);
+	/* Every other fd goes: nothing credbox or its parent opened reaches the program. */
+	for (i = 0; i < plan->ndirs; i++) {
+		e = close_from(lo, targets[i] - 1);
+		if (e)
+			return e;
+		lo = targets[i] + 1;
+	}
+	return close_from(lo, ~0U);
+}

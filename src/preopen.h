@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * preopen: open each granted directory with O_CRED_ALLOW as its owner, check that it hands
+ * out no more than the admin meant, and place the fds at their numbers.
+ *
+ * What is checked, for each directory (credbox.ini(5) says why):
+ *  - it is opened by openat2(2) with the owner's fsuid, fsgid and groups (root's capabilities
+ *    do not take part in the permission checks of the walk), refusing magic links always
+ *    and symbolic links unless the profile trusts them;
+ *  - it is a directory, and not on a pseudo file system (statfs f_type: proc, sysfs,
+ *    cgroup/cgroup2, debugfs, tracefs, securityfs, bpf, configfs, devpts, ...);
+ *  - fs.protected_hardlinks is 1, so nobody can hard-link into the tree a file they could
+ *    not already read and write;
+ *  - no directory of the tree, the top included, is writable by the sandboxed identity
+ *    (faccessat2 with its fsuid, fsgid and groups, so ACLs and LSMs count) or owned by it
+ *    (it could chmod), so that neither the sandbox nor another process of its uid can plant
+ *    hard links, symlinks or FUSE mounts (fusermount needs a writable mount point) in it;
+ *  - no directory of the tree is a mount point (statx mount id differs from the top's):
+ *    what is granted is one file system tree, as the admin saw it.
+ */
+#ifndef CREDBOX_PREOPEN_H
+#define CREDBOX_PREOPEN_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "plan.h"
+
+#define PREOPEN_MAX_TREE_DIRS	100000
+#define PREOPEN_MAX_DEPTH	128
+
+struct preopen_error {
+	const char *what;	/* static: what failed */
+	char path[4096];		/* where, when known */
+};
+
+/* The running kernel supports O_CRED_ALLOW: 0; -EOPNOTSUPP if openat2 refuses it; -errno. */
+int preopen_probe(void);
+
+/* Saved fs credentials while acting as another identity. */
+struct preopen_fscred {
+	uid_t fsuid;
+	gid_t fsgid;
+	gid_t groups[IDENT_MAX_GROUPS + 64];
+	int ngroups;
+};
+
+/* Take on id's fsuid, fsgid and groups for permission checks; leave restores. 0 or -errno. */
+int preopen_become(const struct plan_ident *id, struct preopen_fscred *saved);
+int preopen_leave(const struct preopen_fscred *saved);
+
+/* Open and check one directory; *fd: an O_CLOEXEC fd (any number). 0 or -errno. */
+int preopen_dir(const struct plan_dir *dir, const struct plan_ident *sandbox, int *fd,
+		struct preopen_error *err);
+
+/* fs.protected_hardlinks is 1: 0, -EPERM if not, -errno if it cannot be read. */
+int preopen_hardlinks_protected(void);
+
+/*
+ * Move fds[i] to plan->dirs[i].fd (O_CLOEXEC), then close every fd but 0, 1, 2 and those.
+ * 0 or -errno.
+ */
+int preopen_place(const struct plan *plan, int *fds);
+
+#endif /* CREDBOX_PREOPEN_H */

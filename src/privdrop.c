@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/* privdrop: see privdrop.h. */
+#include <errno.h>
+#include <grp.h>
+#include <linux/securebits.h>
+#include <sys/fsuid.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cap-ng.h>
+
+#include "plan.h"
+#include "privdrop.h"
+
+static int fail(struct privdrop_error *err, const char *step, int e)
+{
+	err->step = step;
+	return e ? -e : -EPERM;
+}
+
+int privdrop_apply(const struct plan_ident *id, struct privdrop_error *err)
+{
+	/*
+	 * Root's uid must never bring capabilities back (a later execve of anything as uid 0,
+	 * or ambient capabilities): lock those securebits while we still have CAP_SETPCAP.
+	 */
+	if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED |
+		  SECBIT_NO_CAP_AMBIENT_RAISE | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED, 0, 0, 0) < 0)
+		return fail(err, "securebits", errno);
+	/* Supplementary groups first: root's groups (disk, shadow ...) must not stay. */
+	if (setgroups(id->ngroups, id->groups) < 0)
+		return fail(err, "setgroups", errno);
+	/* Every capability set, the bounding set and the ambient set, then the ids. */
+	capng_clear(CAPNG_SELECT_ALL);
+	if (capng_change_id(id->uid, id->gid, CAPNG_CLEAR_BOUNDING | CAPNG_CLEAR_AMBIENT) < 0)
+		return fail(err, "capng_change_id", EPERM);
+	/* No setuid or file-capability program can give privilege back. */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return fail(err, "no_new_privs", errno);
+	/* Processes of the same uid cannot ptrace us or read /proc/PID/{mem,fd}. */
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return fail(err, "dumpable", errno);
+	return privdrop_verify(id, err);
+}
+
+static int groups_match(const struct plan_ident *id)
+{
+	gid_t list[IDENT_MAX_GROUPS + 1];
+	int n = getgroups(IDENT_MAX_GROUPS + 1, list), i;
+	size_t j;
+
+	if (n < 0 || (size_t)n != id->ngroups)
+		return 0;
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < id->ngroups && id->groups[j] != list[i]; j++)
+			;
+		if (j == id->ngroups)
+			return 0;
+	}
+	return 1;
+}
+
+int privdrop_verify(const struct plan_ident *id, struct privdrop_error *err)
+{
+	uid_t ru, eu, su;
+	gid_t rg, eg, sg;
+	unsigned long cap;
+
+	if (getresuid(&ru, &eu, &su) < 0 || ru != id->uid || eu != id->uid || su != id->uid)
+		return fail(err, "uids read back", EPERM);
+	if ((uid_t)setfsuid(-1) != id->uid)
+		return fail(err, "fsuid read back", EPERM);
+	if (getresgid(&rg, &eg, &sg) < 0 || rg != id->gid || eg != id->gid || sg != id->gid)
+		return fail(err, "gids read back", EPERM);
+	if ((gid_t)setfsgid(-1) != id->gid)
+		return fail(err, "fsgid read back", EPERM);
+	if (!groups_match(id))
+		return fail(err, "groups read back", EPERM);
+	if (capng_get_caps_process() < 0)
+		return fail(err, "capabilities read back", EPERM);
+	if (capng_have_capabilities(CAPNG_SELECT_CAPS) != CAPNG_NONE)
+		return fail(err, "capabilities remain", EPERM);
+	for (cap = 0; cap < 64; cap++) {
+		int in_bset = prctl(PR_CAPBSET_READ, cap, 0, 0, 0);
+
+		if (in_bset < 0)
+			break;	/* past the last capability this kernel knows */
+		if (in_bset)
+			return fail(err, "bounding set not empty", EPERM);
+		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, cap, 0, 0) > 0)
+			return fail(err, "ambient set not empty", EPERM);
+	}
+	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1)
+		return fail(err, "no_new_privs read back", EPERM);
+	if (prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0)
+		return fail(err, "dumpable read back", EPERM);
+	/* The proof: getting root back must fail. */
+	if (id->uid != 0 && (setresuid(0, 0, 0) == 0 || setuid(0) == 0))
+		return fail(err, "root came back", EPERM);
+	if (id->gid != 0 && setresgid(0, 0, 0) == 0)
+		return fail(err, "group root came back", EPERM);
+	return 0;
+}

@@ -1,0 +1,973 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * profile: INI profile -> struct policy (pure). See profile.h and credbox.ini(5).
+ *
+ * inih does the INI splitting; our reader feeds it one line at a time, which gives us the line
+ * number for messages, lets us check the syntax of every line ourselves (so that each error
+ * gets a precise message, not just the first one), and turns off inih's continuation lines.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ini.h>
+
+#include "filter.h"
+#include "profile.h"
+
+/* inih hands our reader a buffer of INI_MAX_LINE bytes: the longest line is one less. */
+#define LINE_MAX_CHARS	(INI_MAX_LINE - 1)
+
+struct pctx {
+	struct policy *pol;
+	struct diag *d;
+	const char *buf;
+	size_t len;
+	size_t pos;
+	int line;
+	int nomem;
+	/* the section the next keys belong to; cur_base NULL: an invalid section */
+	enum profile_section cur;
+	void *cur_base;
+	struct psec *cur_sec;
+	const char *cur_label;	/* "[dir drive_c]" style, for messages */
+	char label[128];
+};
+
+/* ---- small helpers ------------------------------------------------------------------------ */
+
+static char *xstrdup(struct pctx *c, const char *s)
+{
+	char *r = strdup(s);
+
+	if (!r)
+		c->nomem = 1;
+	return r;
+}
+
+static int list_add(struct pctx *c, struct plist *l, const char *s)
+{
+	struct pstr *v;
+	char *dup;
+
+	if (l->n >= 4096)
+		return diag_err(c->d, c->line, NULL, "too many list entries");
+	v = realloc(l->v, (l->n + 1) * sizeof(*v));
+	if (!v) {
+		c->nomem = 1;
+		return -ENOMEM;
+	}
+	l->v = v;
+	dup = xstrdup(c, s);
+	if (!dup)
+		return -ENOMEM;
+	l->v[l->n].s = dup;
+	l->v[l->n].line = c->line;
+	l->n++;
+	return 0;
+}
+
+static void list_free(struct plist *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i].s);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+/*
+ * Split value into words: blanks separate words (and commas too when lists is set); "..." or
+ * '...' quote (no escapes). Calls add() per word. Returns 0 or the first error.
+ */
+static int split_words(struct pctx *c, const struct profile_key *k, const char *value, int lists,
+		       int (*add)(struct pctx *, const struct profile_key *, void *, const char *),
+		       void *field)
+{
+	size_t n = strlen(value), i = 0;
+	char *word = malloc(n + 1);
+	int err = 0;
+
+	if (!word) {
+		c->nomem = 1;
+		return -ENOMEM;
+	}
+	while (i < n && !err) {
+		size_t w = 0;
+		int quoted = 0;
+
+		while (i < n && (isspace((unsigned char)value[i]) || (lists && value[i] == ',')))
+			i++;
+		if (i == n)
+			break;
+		while (i < n && !isspace((unsigned char)value[i]) && !(lists && value[i] == ',')) {
+			char q = value[i];
+
+			if (q == '"' || q == '\'') {
+				const char *end = strchr(value + i + 1, q);
+
+				if (!end) {
+					err = diag_err(c->d, c->line,
+						       "close the quote, or remove it",
+						       "unterminated %c quote in \"%s\"", q,
+						       k->name);
+					break;
+				}
+				memcpy(word + w, value + i + 1, end - value - i - 1);
+				w += end - value - i - 1;
+				i = end - value + 1;
+				quoted = 1;
+				continue;
+			}
+			word[w++] = value[i++];
+		}
+		word[w] = '\0';
+		if (!err && (w || quoted))
+			err = add(c, k, field, word);
+	}
+	free(word);
+	return err;
+}
+
+static int edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	int row[64], prev, tmp;
+
+	if (la >= 63 || lb >= 63)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			int best = prev + (a[i - 1] != b[j - 1]);
+
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			tmp = row[j];
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+/* ---- value parsers (one per type; `field` points into the section's struct) ---------------- */
+
+static int path_check(struct pctx *c, const struct profile_key *k, const char *p)
+{
+	const char *s;
+
+	if (p[0] != '/')
+		return diag_err(c->d, c->line, "paths in a profile are absolute",
+				"%s \"%s\" is not an absolute path", k->name, p);
+	if (strlen(p) >= PATH_MAX)
+		return diag_err(c->d, c->line, NULL, "%s is longer than PATH_MAX", k->name);
+	for (s = p; *s; s++) {
+		if (s[0] == '/' && s[1] == '.' && (s[2] == '/' || !s[2] ||
+						   (s[2] == '.' && (s[3] == '/' || !s[3]))))
+			return diag_err(c->d, c->line,
+					"write the path without \".\" or \"..\" components",
+					"%s \"%s\" has a \".\" or \"..\" component", k->name, p);
+		if ((unsigned char)*s < 0x20)
+			return diag_err(c->d, c->line, NULL,
+					"%s \"%s\" contains a control character", k->name, p);
+	}
+	return 0;
+}
+
+static int set_once(struct pctx *c, struct pstr *f, const char *v)
+{
+	free(f->s);
+	f->s = xstrdup(c, v);
+	f->line = c->line;
+	return f->s ? 0 : -ENOMEM;
+}
+
+static int parse_path(struct pctx *c, const struct profile_key *k, void *field, const char *v)
+{
+	int err = path_check(c, k, v);
+
+	return err ? err : set_once(c, field, v);
+}
+
+static int add_path(struct pctx *c, const struct profile_key *k, void *field, const char *w)
+{
+	int err = path_check(c, k, w[0] == '-' ? w + 1 : w);
+
+	return err ? err : list_add(c, field, w);
+}
+
+static int parse_paths(struct pctx *c, const struct profile_key *k, void *field, const char *v)
+{
+	return split_words(c, k, v, 1, add_path, field);
+}
+
+static int add_word(struct pctx *c, const struct profile_key *k, void *field, const char *w)
+{
+	return list_add(c, field, w);
+}
+
+static int parse_words(struct pctx *c, const struct profile_key *k, void *field, const char *v)
+{
+	return split_words(c, k, v, 0, add_word, field);
+}
+
+/* A user or group: a name as useradd(8) accepts it, or a number below 2^32 - 1. */
+static int ident_check(struct pctx *c, const struct profile_key *k, const char *v)
+{
+	const char *s = v;
+
+	if (isdigit((unsigned char)*v)) {
+		char *end;
+		unsigned long long n;
+
+		errno = 0;
+		n = strtoull(v, &end, 10);
+		if (*end || errno || n >= 0xffffffffULL)
+			return diag_err(c->d, c->line, "numbers go from 0 to 4294967294",
+					"%s \"%s\" is not a valid id", k->name, v);
+		return 0;
+	}
+	if (!(islower((unsigned char)*s) || *s == '_'))
+		goto bad;
+	for (s++; *s; s++) {
+		if (!(islower((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '_' ||
+		      *s == '-' || *s == '.' || (*s == '$' && !s[1])))
+			goto bad;
+	}
+	if (s - v > 32)
+		goto bad;
+	return 0;
+bad:
+	return diag_err(c->d, c->line,
+			"names are lower case letters, digits, '_', '-', '.'; or give a number",
+			"%s \"%s\" is not a valid user or group name", k->name, v);
+}
+
+static int parse_ident(struct pctx *c, const struct profile_key *k, void *field, const char *v)
+{
+	int err = ident_check(c, k, v);
+
+	return err ? err : set_once(c, field, v);
+}
+
+static int add_ident(struct pctx *c, const struct profile_key *k, void *field, const char *w)
+{
+	int err = ident_check(c, k, w);
+
+	return err ? err : list_add(c, field, w);
+}
+
+static int parse_idents(struct pctx *c, const struct profile_key *k, void *field, const char *v)
+{
+	struct plist *l = field;
+
+	/* "groups =" (empty) is meaningful: no groups. Record that the key was given. */
+	list_free(l);
+	return split_words(c, k, v, 1, add_ident, field);
+}
+
+struct enum_word {
+	const char *word;
+	int value;
+};
+
+static const struct enum_word bool_words[] = {
+	{ "yes", 1 }, { "no", 0 }, { "true", 1 }, { "false", 0 }, { "1", 1 }, { "0", 0 },
+	{ NULL, 0 }
+};
+static const struct enum_word cmdline_words[] = {
+	{ "none", CMDLINE_NONE }, { "args", CMDLINE_ARGS }, { "program", CMDLINE_PROGRAM },
+	{ NULL, 0 }
+};
+static const struct enum_word access_words[] = {
+	{ "ro", ACCESS_RO }, { "rw", ACCESS_RW }, { NULL, 0 }
+};
+static const struct enum_word landlock_words[] = {
+	{ "required", LANDLOCK_REQUIRED }, { "best-effort", LANDLOCK_BEST_EFFORT }, { NULL, 0 }
+};
+static const struct enum_word policy_words[] = {
+	{ "allow-list", SC_ALLOW_LIST }, { "deny-list", SC_DENY_LIST }, { NULL, 0 }
+};
+static const struct enum_word action_words[] = {
+	{ "kill", SC_ACT_KILL }, { "errno", SC_ACT_ERRNO }, { "log", SC_ACT_LOG }, { NULL, 0 }
+};
+
+static int parse_enum(struct pctx *c, const struct profile_key *k, int *field, const char *v,
+		      const struct enum_word *words)
+{
+	const struct enum_word *w;
+
+	for (w = words; w->word; w++) {
+		if (!strcmp(w->word, v)) {
+			*field = w->value;
+			return 0;
+		}
+	}
+	return diag_err(c->d, c->line, NULL, "%s must be one of %s, not \"%s\"", k->name, k->type,
+			v);
+}
+
+#define ENUM_PARSER(fn, words) \
+static int fn(struct pctx *c, const struct profile_key *k, void *field, const char *v) \
+{ \
+	return parse_enum(c, k, field, v, words); \
+}
+ENUM_PARSER(parse_bool, bool_words)
+ENUM_PARSER(parse_cmdline, cmdline_words)
+ENUM_PARSER(parse_access, access_words)
+ENUM_PARSER(parse_landlock, landlock_words)
+ENUM_PARSER(parse_policy, policy_words)
+ENUM_PARSER(parse_action, action_words)
+
+static int parse_fd(struct pctx *c, const struct profile_key *k, void *field, const char *v)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (!isdigit((unsigned char)*v) || *end || errno || n < PROFILE_FD_MIN ||
+	    n > PROFILE_FD_MAX)
+		return diag_err(c->d, c->line, "0, 1 and 2 stay the standard streams",
+				"fd must be a number from %d to %d, not \"%s\"", PROFILE_FD_MIN,
+				PROFILE_FD_MAX, v);
+	*(int *)field = (int)n;
+	return 0;
+}
+
+static int parse_errno(struct pctx *c, const struct profile_key *k, void *field, const char *v)
+{
+	int e = filter_errno_parse(v);
+
+	if (e < 0)
+		return diag_err(c->d, c->line, "write a name such as EPERM, or a number",
+				"unknown errno \"%s\"", v);
+	*(int *)field = e;
+	return 0;
+}
+
+static int env_name_check(struct pctx *c, const struct profile_key *k, const char *name,
+			  size_t len, int glob)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		char ch = name[i];
+
+		if (glob && ch == '*' && i == len - 1 && i > 0)
+			break;
+		if (!(isalpha((unsigned char)ch) || ch == '_' || (i && isdigit((unsigned char)ch))))
+			return diag_err(c->d, c->line,
+					glob ? "a name, or a prefix followed by '*'" : NULL,
+					"%s: \"%.*s\" is not a variable name", k->name, (int)len,
+					name);
+	}
+	if (!len)
+		return diag_err(c->d, c->line, NULL, "%s: empty variable name", k->name);
+	if (!strncmp(name, "CREDBOX_DIRS", len) && len == 12)
+		return diag_err(c->d, c->line, "credbox sets CREDBOX_DIRS from the [dir] sections",
+				"%s: CREDBOX_DIRS cannot be kept or set", k->name);
+	if (!strncmp(name, "LD_", len < 3 ? len : 3))
+		return diag_err(c->d, c->line,
+				"the program runs in secure mode (AT_SECURE): the dynamic linker "
+				"ignores LD_ variables",
+				"%s: \"%.*s\" would reach the dynamic linker", k->name, (int)len,
+				name);
+	return 0;
+}
+
+static int add_env_name(struct pctx *c, const struct profile_key *k, void *field, const char *w)
+{
+	int err = env_name_check(c, k, w, strlen(w), 1);
+
+	return err ? err : list_add(c, field, w);
+}
+
+static int parse_env_names(struct pctx *c, const struct profile_key *k, void *field,
+			   const char *v)
+{
+	list_free(field);
+	return split_words(c, k, v, 1, add_env_name, field);
+}
+
+static int parse_env_set(struct pctx *c, const struct profile_key *k, void *field, const char *v)
+{
+	const char *eq = strchr(v, '=');
+	struct plist *l = field;
+	size_t i, len;
+	int err;
+
+	if (!eq)
+		return diag_err(c->d, c->line, "write set = NAME=value",
+				"set: \"%s\" has no '='", v);
+	len = eq - v;
+	err = env_name_check(c, k, v, len, 0);
+	if (err)
+		return err;
+	for (i = 0; i < l->n; i++) {
+		if (!strncmp(l->v[i].s, v, len + 1))
+			return diag_err(c->d, c->line, NULL,
+					"set: %.*s is already set on line %d", (int)len, v,
+					l->v[i].line);
+	}
+	return list_add(c, l, v);
+}
+
+int profile_syscall_entry(const char *entry, char *name, size_t size, int *errnum)
+{
+	const char *colon = strchr(entry, ':');
+	size_t len = colon ? (size_t)(colon - entry) : strlen(entry);
+
+	*errnum = -1;
+	if (len == 0 || len >= size)
+		return -EINVAL;
+	memcpy(name, entry, len);
+	name[len] = '\0';
+	if (colon) {
+		*errnum = filter_errno_parse(colon + 1);
+		if (*errnum < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int add_syscall(struct pctx *c, const struct profile_key *k, void *field, const char *w)
+{
+	int is_deny = !strcmp(k->name, "deny");
+	char name[64];
+	int e;
+
+	if (profile_syscall_entry(w, name, sizeof(name), &e) < 0) {
+		if (strchr(w, ':'))
+			return diag_err(c->d, c->line, "write a name such as EPERM, or a number",
+					"%s: bad errno in \"%s\"", k->name, w);
+		return diag_err(c->d, c->line, NULL, "%s: bad entry \"%s\"", k->name, w);
+	}
+	if (e >= 0 && !is_deny)
+		return diag_err(c->d, c->line, "only deny entries carry an errno",
+				"allow: \"%s\" has an errno", w);
+	if (name[0] == '@') {
+		if (!filter_group_find(name))
+			return diag_err(c->d, c->line,
+					"credbox --list-groups lists the groups and their members",
+					"%s: unknown syscall group \"%s\"", k->name, name);
+	} else if (!filter_syscall_known(name)) {
+		return diag_err(c->d, c->line, NULL, "%s: unknown system call \"%s\"", k->name,
+				name);
+	}
+	return list_add(c, field, w);
+}
+
+static int parse_syscalls(struct pctx *c, const struct profile_key *k, void *field,
+			  const char *v)
+{
+	return split_words(c, k, v, 1, add_syscall, field);
+}
+
+/* ---- the tables --------------------------------------------------------------------------- */
+
+#define F(type, member) offsetof(type, member)
+
+static const struct profile_key keys[] = {
+	{ SEC_PROGRAM, "path", "absolute-path", 0, parse_path,
+	  F(struct policy_program, path), NULL,
+	  "The program to run. Required unless command_line is program." },
+	{ SEC_PROGRAM, "args", "words", 0, parse_words,
+	  F(struct policy_program, args), "no arguments",
+	  "Default arguments, split at blanks; \"...\" and '...' quote." },
+	{ SEC_PROGRAM, "command_line", "none|args|program", 0, parse_cmdline,
+	  F(struct policy_program, command_line), "none",
+	  "What the command line may supply: nothing, the arguments, or program and arguments." },
+
+	{ SEC_IDENTITY, "user", "user", KEY_REQUIRED, parse_ident,
+	  F(struct policy_identity, user), NULL,
+	  "The user the program runs as: a name or a number; never root." },
+	{ SEC_IDENTITY, "group", "group", 0, parse_ident,
+	  F(struct policy_identity, group), "the user's primary group",
+	  "The group the program runs as." },
+	{ SEC_IDENTITY, "groups", "group-list", 0, parse_idents,
+	  F(struct policy_identity, groups), "none",
+	  "Supplementary groups of the program." },
+
+	{ SEC_ENVIRONMENT, "keep", "name-list", 0, parse_env_names,
+	  F(struct policy_env, keep), "TERM, LANG, LANGUAGE, LC_*, TZ",
+	  "Variables kept from credbox's environment; a trailing '*' matches a prefix." },
+	{ SEC_ENVIRONMENT, "set", "NAME=value", KEY_REPEAT, parse_env_set,
+	  F(struct policy_env, set), NULL,
+	  "Set a variable (after keep; wins over it)." },
+
+	{ SEC_FILESYSTEM, "ro", "path-list", KEY_REPEAT, parse_paths,
+	  F(struct policy_fs, ro), NULL,
+	  "Paths the program may read and execute beneath; '-' before a path: may be missing." },
+	{ SEC_FILESYSTEM, "rw", "path-list", KEY_REPEAT, parse_paths,
+	  F(struct policy_fs, rw), NULL,
+	  "Paths the program may read and write beneath, with its own credentials." },
+	{ SEC_FILESYSTEM, "landlock", "required|best-effort", 0, parse_landlock,
+	  F(struct policy_fs, landlock), "required",
+	  "Whether a kernel without Landlock stops credbox." },
+
+	{ SEC_SECCOMP, "policy", "allow-list|deny-list", KEY_REQUIRED, parse_policy,
+	  F(struct policy_seccomp, policy), NULL,
+	  "allow-list: only allow and @default are allowed; deny-list: only deny is denied." },
+	{ SEC_SECCOMP, "allow", "syscall-list", KEY_REPEAT, parse_syscalls,
+	  F(struct policy_seccomp, allow), NULL,
+	  "System calls and @groups allowed (in a deny-list: exceptions to deny)." },
+	{ SEC_SECCOMP, "deny", "syscall-list", KEY_REPEAT, parse_syscalls,
+	  F(struct policy_seccomp, deny), NULL,
+	  "System calls and @groups denied, each optionally :ERRNO (in an allow-list: "
+	  "exceptions to allow)." },
+	{ SEC_SECCOMP, "action", "kill|errno|log", 0, parse_action,
+	  F(struct policy_seccomp, action), "kill",
+	  "What a denied system call without its own errno does." },
+	{ SEC_SECCOMP, "errno", "errno", 0, parse_errno,
+	  F(struct policy_seccomp, errnum), "EPERM",
+	  "The error returned when action is errno." },
+
+	{ SEC_DIR, "path", "absolute-path", KEY_REQUIRED, parse_path,
+	  F(struct policy_dir, path), NULL,
+	  "The directory granted." },
+	{ SEC_DIR, "owner", "user", KEY_REQUIRED, parse_ident,
+	  F(struct policy_dir, owner), NULL,
+	  "The identity whose credentials the directory fd carries: the tree's owner." },
+	{ SEC_DIR, "group", "group", 0, parse_ident,
+	  F(struct policy_dir, group), "the owner's primary group",
+	  "The fs group the directory fd carries." },
+	{ SEC_DIR, "groups", "group-list", 0, parse_idents,
+	  F(struct policy_dir, groups), "the owner's groups in the group database",
+	  "The supplementary groups the directory fd carries." },
+	{ SEC_DIR, "access", "ro|rw", KEY_REQUIRED, parse_access,
+	  F(struct policy_dir, access), NULL,
+	  "Read-only or read-write, enforced by Landlock." },
+	{ SEC_DIR, "fd", "number", 0, parse_fd,
+	  F(struct policy_dir, fd), "the lowest number from 3 not otherwise taken",
+	  "The fd number the program finds the directory at." },
+	{ SEC_DIR, "trust_symlinks", "yes|no", 0, parse_bool,
+	  F(struct policy_dir, trust_symlinks), "no",
+	  "Follow symbolic links in path when opening the directory." },
+};
+
+static const char *const section_names[SEC_COUNT] = {
+	[SEC_PROGRAM] = "program",
+	[SEC_IDENTITY] = "identity",
+	[SEC_ENVIRONMENT] = "environment",
+	[SEC_FILESYSTEM] = "filesystem",
+	[SEC_SECCOMP] = "seccomp",
+	[SEC_DIR] = "dir",
+};
+
+/* Sections the profile must have. */
+static const int section_required[SEC_COUNT] = {
+	[SEC_PROGRAM] = 1, [SEC_IDENTITY] = 1, [SEC_SECCOMP] = 1,
+};
+
+/* Likely mistakes, and what to write instead. */
+static const struct {
+	enum profile_section section;
+	const char *key;
+	const char *hint;
+} key_hints[] = {
+	{ SEC_DIR, "rw", "the access of a directory is set with \"access = rw\"" },
+	{ SEC_DIR, "ro", "the access of a directory is set with \"access = ro\"" },
+	{ SEC_DIR, "readonly", "the access of a directory is set with \"access = ro\"" },
+	{ SEC_DIR, "user", "the identity a directory fd carries is set with \"owner\"" },
+	{ SEC_DIR, "uid", "the identity a directory fd carries is set with \"owner\"" },
+	{ SEC_IDENTITY, "uid", "write \"user = NAME-OR-NUMBER\"" },
+	{ SEC_IDENTITY, "gid", "write \"group = NAME-OR-NUMBER\"" },
+	{ SEC_PROGRAM, "argv", "default arguments are set with \"args\"" },
+	{ SEC_FILESYSTEM, "dir", "granted directories are sections of their own: [dir NAME]" },
+	{ SEC_SECCOMP, "default", "write \"policy = allow-list\" or \"policy = deny-list\"" },
+};
+
+const struct profile_key *profile_keys(size_t *n)
+{
+	*n = sizeof(keys) / sizeof(keys[0]);
+	return keys;
+}
+
+int profile_seen(const struct psec *sec, enum profile_section s, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (keys[i].section == s && !strcmp(keys[i].name, key))
+			return !!(sec->seen & (1ULL << i));
+	}
+	return 0;
+}
+
+const char *profile_section_name(enum profile_section s)
+{
+	return s < SEC_COUNT ? section_names[s] : "?";
+}
+
+/* ---- sections ----------------------------------------------------------------------------- */
+
+static void *section_base(struct policy *pol, enum profile_section s)
+{
+	switch (s) {
+	case SEC_PROGRAM:
+		return &pol->program;
+	case SEC_IDENTITY:
+		return &pol->identity;
+	case SEC_ENVIRONMENT:
+		return &pol->env;
+	case SEC_FILESYSTEM:
+		return &pol->fs;
+	case SEC_SECCOMP:
+		return &pol->seccomp;
+	default:
+		return NULL;
+	}
+}
+
+static int dir_name_ok(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++, n++) {
+		if (!(isalnum((unsigned char)*s) || *s == '_' || *s == '-' || *s == '.'))
+			return 0;
+	}
+	return n > 0 && n <= 64;
+}
+
+/* Start a section from the text between '[' and ']'. */
+static void section_begin(struct pctx *c, const char *text)
+{
+	struct policy *pol = c->pol;
+	enum profile_section s;
+	struct psec *sec;
+
+	c->cur_base = NULL;
+	c->cur_sec = NULL;
+	snprintf(c->label, sizeof(c->label), "[%s]", text);
+	c->cur_label = c->label;
+	for (s = 0; s < SEC_COUNT; s++) {
+		size_t len = strlen(section_names[s]);
+
+		if (!strncmp(text, section_names[s], len) && (!text[len] || text[len] == ' '))
+			break;
+	}
+	if (s == SEC_COUNT) {
+		diag_err(c->d, c->line,
+			 "sections are [program], [identity], [environment], [filesystem], "
+			 "[seccomp] and [dir NAME]",
+			 "unknown section [%s]", text);
+		return;
+	}
+	if (s == SEC_DIR) {
+		const char *name = text + 3;
+		size_t i;
+
+		if (*name == ' ')
+			name++;
+		if (!dir_name_ok(name)) {
+			diag_err(c->d, c->line,
+				 "a directory section is [dir NAME]; NAME is letters, digits, "
+				 "'_', '-', '.' (at most 64)",
+				 *name ? "bad directory name \"%s\"" : "[dir] needs a name%s", name);
+			return;
+		}
+		for (i = 0; i < pol->ndirs; i++) {
+			if (!strcmp(pol->dirs[i].name, name)) {
+				diag_err(c->d, c->line, NULL,
+					 "duplicate section [dir %s] (first on line %d)", name,
+					 pol->dirs[i].sec.line);
+				return;
+			}
+		}
+		if (pol->ndirs == PROFILE_MAX_DIRS) {
+			diag_err(c->d, c->line, NULL, "more than %d [dir] sections",
+				 PROFILE_MAX_DIRS);
+			return;
+		}
+		struct policy_dir *dir = &pol->dirs[pol->ndirs];
+
+		dir->name = xstrdup(c, name);
+		if (!dir->name)
+			return;
+		pol->ndirs++;
+		c->cur_base = dir;
+		c->cur_sec = &dir->sec;
+		c->cur = SEC_DIR;
+		dir->sec.line = c->line;
+		return;
+	}
+	if (text[strlen(section_names[s])]) {
+		diag_err(c->d, c->line, NULL, "section [%s] takes no name", section_names[s]);
+		return;
+	}
+	sec = section_base(pol, s);
+	if (sec->line) {
+		diag_err(c->d, c->line, NULL, "duplicate section [%s] (first on line %d)",
+			 section_names[s], sec->line);
+		return;
+	}
+	sec->line = c->line;
+	c->cur = s;
+	c->cur_base = sec;
+	c->cur_sec = sec;
+}
+
+/* ---- inih callbacks ------------------------------------------------------------------------ */
+
+static const char *unknown_key_hint(enum profile_section s, const char *name, char *buf,
+				    size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(key_hints) / sizeof(key_hints[0]); i++) {
+		if (key_hints[i].section == s && !strcmp(key_hints[i].key, name))
+			return key_hints[i].hint;
+	}
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (keys[i].section == s && edit_distance(keys[i].name, name) <= 2) {
+			snprintf(buf, size, "did you mean \"%s\"?", keys[i].name);
+			return buf;
+		}
+	}
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (keys[i].section != s && !strcmp(keys[i].name, name)) {
+			snprintf(buf, size, "\"%s\" is a key of [%s%s]", name,
+				 section_names[keys[i].section],
+				 keys[i].section == SEC_DIR ? " NAME" : "");
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+static int on_key(void *user, const char *section, const char *name, const char *value)
+{
+	struct pctx *c = user;
+	char hintbuf[128];
+	size_t i;
+
+	(void)section;
+	if (!c->cur_sec) {
+		if (!c->cur_label)
+			diag_err(c->d, c->line, "start with a section such as [program]",
+				 "key \"%s\" outside any section", name);
+		return 1;	/* the section itself was reported */
+	}
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const struct profile_key *k = &keys[i];
+
+		if (k->section != c->cur || strcmp(k->name, name))
+			continue;
+		if ((c->cur_sec->seen & (1ULL << i)) && !(k->flags & KEY_REPEAT)) {
+			diag_err(c->d, c->line, NULL, "duplicate key \"%s\" in %s", name,
+				 c->cur_label);
+			return 1;
+		}
+		c->cur_sec->seen |= 1ULL << i;
+		k->parse(c, k, (char *)c->cur_base + k->offset, value);
+		return 1;
+	}
+	diag_err(c->d, c->line, unknown_key_hint(c->cur, name, hintbuf, sizeof(hintbuf)),
+		 "unknown key \"%s\" in %s", name, c->cur_label);
+	return 1;
+}
+
+/* Check one line's syntax; returns 0 to pass it to inih, -1 to hide it (it was reported). */
+static int check_line(struct pctx *c, char *s)
+{
+	char *end = s + strlen(s);
+	char *eq, *colon;
+
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	if (!*s || *s == ';' || *s == '#')
+		return 0;
+	if (*s == '[') {
+		char *close = strchr(s, ']');
+		char *rest;
+
+		if (!close) {
+			diag_err(c->d, c->line, "a section header is [NAME]",
+				 "missing ']' in section header");
+			return -1;
+		}
+		for (rest = close + 1; isspace((unsigned char)*rest); rest++)
+			;
+		if (*rest && *rest != ';' && *rest != '#') {
+			diag_err(c->d, c->line, NULL, "text after section header");
+			return -1;
+		}
+		*close = '\0';
+		section_begin(c, s + 1);
+		*close = ']';
+		return 0;
+	}
+	eq = strchr(s, '=');
+	colon = strchr(s, ':');
+	if (!eq || (colon && colon < eq)) {
+		diag_err(c->d, c->line,
+			 colon && (!eq || colon < eq) ? "use '=' between key and value" :
+			 "each line is [section], key = value, or a comment (; or #)",
+			 "expected \"key = value\"");
+		return -1;
+	}
+	return 0;
+}
+
+/* inih reader: one line per call, without continuation lines, with the line number. */
+static char *reader(char *str, int num, void *stream)
+{
+	struct pctx *c = stream;
+	size_t start = c->pos, end, len;
+	char *s;
+
+	if (c->pos >= c->len)
+		return NULL;
+	for (end = start; end < c->len && c->buf[end] != '\n'; end++)
+		;
+	c->pos = end < c->len ? end + 1 : end;
+	c->line++;
+	len = end - start;
+	str[0] = '\0';
+	if (memchr(c->buf + start, '\0', len)) {
+		diag_err(c->d, c->line, NULL, "NUL byte in line");
+		return str;
+	}
+	if (len > (size_t)num - 1 || len > LINE_MAX_CHARS) {
+		diag_err(c->d, c->line, "repeat a list key to continue its list",
+			 "line longer than %d characters", LINE_MAX_CHARS);
+		return str;
+	}
+	memcpy(str, c->buf + start, len);
+	str[len] = '\0';
+	/* No continuation lines: an indented line stands on its own. */
+	for (s = str; *s == ' ' || *s == '\t'; s++)
+		;
+	memmove(str, s, strlen(s) + 1);
+	if (check_line(c, str) < 0)
+		str[0] = '\0';
+	return str;
+}
+
+/* ---- whole-profile checks ----------------------------------------------------------------- */
+
+static void check_required(struct pctx *c, enum profile_section s, const struct psec *sec,
+			   const char *label)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (keys[i].section == s && (keys[i].flags & KEY_REQUIRED) &&
+		    !(sec->seen & (1ULL << i)))
+			diag_err(c->d, sec->line, NULL, "missing required key \"%s\" in %s",
+				 keys[i].name, label);
+	}
+}
+
+static void check_profile(struct pctx *c)
+{
+	struct policy *pol = c->pol;
+	enum profile_section s;
+	char label[96];
+	size_t i, j;
+
+	for (s = 0; s < SEC_DIR; s++) {
+		struct psec *sec = section_base(pol, s);
+
+		if (!sec->line) {
+			if (section_required[s])
+				diag_err(c->d, 0, NULL, "missing section [%s]", section_names[s]);
+			continue;
+		}
+		snprintf(label, sizeof(label), "[%s]", section_names[s]);
+		check_required(c, s, sec, label);
+	}
+	if (pol->program.sec.line && !pol->program.path.s &&
+	    pol->program.command_line != CMDLINE_PROGRAM)
+		diag_err(c->d, pol->program.sec.line,
+			 "or let the command line name it: \"command_line = program\"",
+			 "missing required key \"path\" in [program]");
+	for (i = 0; i < pol->ndirs; i++) {
+		struct policy_dir *dir = &pol->dirs[i];
+
+		snprintf(label, sizeof(label), "[dir %s]", dir->name);
+		check_required(c, SEC_DIR, &dir->sec, label);
+		for (j = 0; j < i && dir->fd >= 0; j++) {
+			if (pol->dirs[j].fd == dir->fd)
+				diag_err(c->d, dir->sec.line, NULL,
+					 "[dir %s] and [dir %s] both ask for fd %d", pol->dirs[j].name,
+					 dir->name, dir->fd);
+		}
+	}
+}
+
+static void policy_defaults(struct policy *pol)
+{
+	size_t i;
+
+	memset(pol, 0, sizeof(*pol));
+	pol->seccomp.errnum = EPERM;
+	for (i = 0; i < PROFILE_MAX_DIRS; i++)
+		pol->dirs[i].fd = -1;
+}
+
+int profile_parse_buffer(const char *buf, size_t len, struct policy *pol, struct diag *d)
+{
+	struct pctx c = { .pol = pol, .d = d, .buf = buf, .len = len };
+	size_t before = d->n;
+	int ret;
+
+	policy_defaults(pol);
+	if (len > PROFILE_MAX_SIZE)
+		return diag_err(d, 0, NULL, "larger than %d bytes", PROFILE_MAX_SIZE);
+	ret = ini_parse_stream(reader, &c, on_key, &c);
+	if (ret > 0)
+		diag_err(d, ret, NULL, "syntax error");
+	else if (ret < 0)
+		c.nomem = 1;
+	if (c.nomem)
+		return -ENOMEM;
+	check_profile(&c);
+	return d->n > before || d->oom ? -EINVAL : 0;
+}
+
+static void pstr_free(struct pstr *p)
+{
+	free(p->s);
+	p->s = NULL;
+}
+
+void profile_free(struct policy *pol)
+{
+	size_t i;
+
+	pstr_free(&pol->program.path);
+	list_free(&pol->program.args);
+	pstr_free(&pol->identity.user);
+	pstr_free(&pol->identity.group);
+	list_free(&pol->identity.groups);
+	list_free(&pol->env.keep);
+	list_free(&pol->env.set);
+	list_free(&pol->fs.ro);
+	list_free(&pol->fs.rw);
+	list_free(&pol->seccomp.allow);
+	list_free(&pol->seccomp.deny);
+	for (i = 0; i < pol->ndirs; i++) {
+		struct policy_dir *dir = &pol->dirs[i];
+
+		free(dir->name);
+		pstr_free(&dir->path);
+		pstr_free(&dir->owner);
+		pstr_free(&dir->group);
+		list_free(&dir->groups);
+	}
+	pol->ndirs = 0;
+}

@@ -1,0 +1,41 @@
+# tests/host/rules.mk: the launcher's host tests (tests/host/credbox-*.t), their programs,
+# and the profile parser's fuzz target. Included by the top-level Makefile.
+#
+#   make fuzz    a longer libFuzzer run of the profile parser (FUZZ_TIME seconds)
+
+HT         := $(B)/tests/host
+HOST_TFLAGS = $(filter-out -O2,$(CFLAGS)) -O1
+FUZZ_TIME  ?= 300
+
+# credbox hands over to the in-process loader once it is in the tree; never to execve.
+ifneq ($(wildcard src/loader.c),)
+$(B)/apply.o: CFLAGS += -DCREDBOX_HAVE_LOADER
+endif
+
+TEST_BINS += $(HT)/t-profile $(HT)/t-privdrop $(HT)/t-landlock $(HT)/t-filter \
+	     $(HT)/t-preopen $(HT)/sysprobe
+ifneq ($(shell command -v clang),)
+TEST_BINS += $(HT)/fuzz-profile
+endif
+
+$(HT):
+	mkdir -p $@
+
+$(HT)/t-%: tests/host/t-%.c tests/host/tap.h $(B)/libcredbox.a | $(HT)
+	$(CC) $(HOST_TFLAGS) -Itests/host -o $@ $< $(B)/libcredbox.a $(LDLIBS)
+
+# A small program the filter probe runs under credbox's filters (no libseccomp in it).
+$(HT)/sysprobe: tests/host/sysprobe.c | $(HT)
+	$(CC) $(HOST_TFLAGS) -o $@ $<
+
+# The parser alone, with ASan and libFuzzer.
+FUZZ_SRCS := src/profile.c src/diag.c src/filter.c
+$(HT)/fuzz-profile: tests/host/fuzz-profile.c $(FUZZ_SRCS) $(wildcard src/*.h) | $(HT)
+	clang -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc -fsanitize=fuzzer,address,undefined \
+		-o $@ $< $(FUZZ_SRCS) $(LDLIBS)
+
+.PHONY: fuzz
+fuzz: $(HT)/fuzz-profile
+	mkdir -p $(B)/fuzz-profile-corpus
+	$(HT)/fuzz-profile -max_total_time=$(FUZZ_TIME) -max_len=4096 \
+		$(B)/fuzz-profile-corpus tests/host/profiles conf
