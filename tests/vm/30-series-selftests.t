@@ -1,0 +1,63 @@
+#!/bin/bash
+# 30-series-selftests.t: the series' own kselftests, built from the patched work
+# tree (build-kernel --print-env: KSRC, KHDR) and run as root in the guest:
+#
+#   openat2/cred_inherit_test  privilege gap, fd-swap race, refcounts, escapes
+#                              (.., absolute, symlinks, magic links, rename race),
+#                              ownership of created files, flag combinations
+#   core/cred_allow_test       execve (dups, threads, CLONE_FILES), SCM_RIGHTS,
+#                              pidfd_getfd, /proc/PID/fd reopen, io_uring,
+#                              seccomp ADDFD
+#
+# Their TAP is passed through, renumbered. On the patched kernel nothing may be
+# skipped: a SKIP there means the feature is missing, so it counts as a failure.
+# CREDBOX_SERIES_KSFT=DIR takes the sources from another selftests directory.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/vm/lib.sh
+vm_kernel_env
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+sel=${CREDBOX_SERIES_KSFT:-$KSRC/tools/testing/selftests}
+
+# name: sources (relative to $sel)
+declare -A srcs=(
+	[cred_inherit_test]="openat2/cred_inherit_test.c openat2/helpers.c"
+	[cred_allow_test]="core/cred_allow_test.c"
+)
+progs=(cred_inherit_test cred_allow_test)
+
+n=0
+adds=()
+for p in "${progs[@]}"; do
+	files=()
+	for f in ${srcs[$p]}; do files+=("$sel/$f"); done
+	if ! ksft_cc "$tmp/$p" "${files[@]}" -lpthread 2>"$tmp/cc.err"; then
+		sed 's/^/# /' "$tmp/cc.err"
+		n=$((n + 1))
+		echo "not ok $n - build $p from $sel"
+		continue
+	fi
+	chmod 0755 "$tmp/$p"
+	adds+=(--add "$tmp/$p:/ksft/series/$p")
+done
+if [ "${#adds[@]}" -eq 0 ]; then
+	echo "1..$n"
+	exit 1
+fi
+
+built=()
+for p in "${progs[@]}"; do [ -x "$tmp/$p" ] && built+=("./$p"); done
+start=$SECONDS
+tests/vm/vm-run --timeout 1200 "${adds[@]}" -- \
+	"cd /ksft/series && $(ksft_guest_cmd "${built[@]}")" >"$tmp/out"
+status=$?
+echo "# the series' selftests took $((SECONDS - start)) s in the guest"
+KSFT_COUNT_FILE=$tmp/count ksft_merge "$tmp/out" "$n" |
+	sed -E 's/^ok ([0-9]+) (.*# *SKIP.*)$/not ok \1 \2 (a skip on the patched kernel)/'
+n=$(cat "$tmp/count")
+if [ "$status" -ne 0 ]; then
+	n=$((n + 1))
+	echo "not ok $n - vm-run exited with status $status"
+fi
+echo "1..$n"

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench-kernel: the measurements behind property 7 of the kernel series, run
+ * inside a guest (tests/vm/bench-kernel boots the kernels and compares them).
+ *
+ *   bench-kernel exec [NFDS [EXECS [ROUNDS]]]   execve() holding NFDS open fds
+ *   bench-kernel open [OPENS [ROUNDS]]          openat2() with and without
+ *                                               OA2_CRED_INHERIT, interleaved
+ *   bench-kernel all                            both, with the defaults
+ *
+ * Output is one key=value pair per line, for scripts:
+ *   exec_fds, exec_count, exec_rounds, exec_ns (median ns per execve)
+ *   open_supported, open_count, open_rounds, open_plain_ns, and with the series
+ *   open_inherit_ns (median ns per open+close) and open_ratio (median of the
+ *   per-round inherit/plain ratios)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef O_CRED_ALLOW
+#define O_CRED_ALLOW 0400000000
+#endif
+
+#ifndef OA2_CRED_INHERIT
+#define OA2_CRED_INHERIT (1ULL << 28)
+#endif
+
+#define MAX_ROUNDS 64
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* ---- execve with many open fds ------------------------------------------ */
+
+/*
+ * One link of the chain: argv = self --chain LEFT START_NS PIPE_FD.  Each link
+ * execs the next with the same fd table, so only execve() itself is timed;
+ * the last link reports the mean ns per execve on the pipe.
+ */
+static int exec_chain(char **argv)
+{
+	long left = atol(argv[2]);
+	long long start = atoll(argv[3]);
+	int out = atoi(argv[4]);
+	char next[32];
+
+	if (left > 0) {
+		snprintf(next, sizeof(next), "%ld", left - 1);
+		argv[2] = next;
+		execv("/proc/self/exe", argv);
+		perror("bench-kernel: execv");
+		return 1;
+	}
+	dprintf(out, "%lld\n", now_ns() - start);
+	return 0;
+}
+
+/* Runs one chain of @execs execve() calls; returns ns per execve, or -1. */
+static double exec_round(long execs)
+{
+	char left[32], start[32], fdnum[16], buf[64] = "";
+	char *argv[] = { "bench-kernel", "--chain", left, start, fdnum, NULL };
+	int pfd[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(pfd))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(pfd[0]);
+		snprintf(left, sizeof(left), "%ld", execs);
+		snprintf(start, sizeof(start), "%lld", now_ns());
+		snprintf(fdnum, sizeof(fdnum), "%d", pfd[1]);
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	n = read(pfd[0], buf, sizeof(buf) - 1);
+	close(pfd[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || status || n <= 0)
+		return -1;
+	return atof(buf) / (execs + 1);
+}
+
+/* Fills the fd table with @nfds plain fds (no FD_CLOEXEC: they stay open). */
+static int open_many(int nfds)
+{
+	struct rlimit rl = { nfds + 64, nfds + 64 };
+	int base, i;
+
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		return -errno;
+	base = open("/dev/null", O_RDONLY);
+	if (base < 0)
+		return -errno;
+	for (i = 1; i < nfds; i++)
+		if (dup(base) < 0)
+			return -errno;
+	return 0;
+}
+
+static int bench_exec(int nfds, long execs, int rounds)
+{
+	double v[MAX_ROUNDS];
+	int i, err;
+
+	err = open_many(nfds);
+	if (err) {
+		fprintf(stderr, "bench-kernel: cannot open %d fds: %s\n", nfds, strerror(-err));
+		return 1;
+	}
+	exec_round(execs / 10 + 1);	/* warm the page cache and the slabs */
+	for (i = 0; i < rounds; i++) {
+		v[i] = exec_round(execs);
+		if (v[i] < 0) {
+			fprintf(stderr, "bench-kernel: exec round failed\n");
+			return 1;
+		}
+	}
+	printf("exec_fds=%d\nexec_count=%ld\nexec_rounds=%d\nexec_ns=%.0f\n",
+	       nfds, execs, rounds, median(v, rounds));
+	return 0;
+}
+
+/* ---- openat2 with and without OA2_CRED_INHERIT ---------------------------- */
+
+static int oa2(int dfd, const char *path, unsigned long long flags)
+{
+	struct open_how how = { .flags = flags, .resolve = RESOLVE_BENEATH };
+
+	return syscall(SYS_openat2, dfd, path, &how, sizeof(how));
+}
+
+/* ns per open+close of @count opens of "a/b/c/f" below @dfd. */
+static double open_loop(int dfd, unsigned long long flags, long count)
+{
+	long long t0 = now_ns();
+	long i;
+
+	for (i = 0; i < count; i++) {
+		int fd = oa2(dfd, "a/b/c/f", O_RDONLY | flags);
+
+		if (fd < 0)
+			return -1;
+		close(fd);
+	}
+	return (double)(now_ns() - t0) / count;
+}
+
+static int make_tree(char *dir)
+{
+	char path[128];
+	int fd;
+
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/a", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/a/b", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/a/b/c", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/a/b/c/f", dir);
+	fd = open(path, O_CREAT | O_WRONLY, 0644);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+/* Without the series only the plain opens are timed (for the cross-kernel ratio). */
+static int bench_open(long count, int rounds)
+{
+	double plain[MAX_ROUNDS], inherit[MAX_ROUNDS], ratio[MAX_ROUNDS];
+	char dir[] = "/tmp/bench-open.XXXXXX";
+	unsigned long long flag = OA2_CRED_INHERIT;
+	int dfd, fd, i;
+
+	if (make_tree(dir))
+		return 1;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CRED_ALLOW);
+	if (dfd < 0)
+		return 1;
+	fd = oa2(dfd, "a/b/c/f", O_RDONLY | flag);
+	printf("open_supported=%d\n", fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	else
+		flag = 0;
+	open_loop(dfd, 0, count / 10 + 1);
+	open_loop(dfd, flag, count / 10 + 1);
+	for (i = 0; i < rounds; i++) {
+		/* Alternate the order so that drift favours neither. */
+		if (i % 2) {
+			inherit[i] = open_loop(dfd, flag, count);
+			plain[i] = open_loop(dfd, 0, count);
+		} else {
+			plain[i] = open_loop(dfd, 0, count);
+			inherit[i] = open_loop(dfd, flag, count);
+		}
+		if (plain[i] <= 0 || inherit[i] <= 0)
+			return 1;
+		ratio[i] = inherit[i] / plain[i];
+	}
+	printf("open_count=%ld\nopen_rounds=%d\nopen_plain_ns=%.0f\n", count, rounds,
+	       median(plain, rounds));
+	if (flag)
+		printf("open_inherit_ns=%.0f\nopen_ratio=%.4f\n", median(inherit, rounds),
+		       median(ratio, rounds));
+	return 0;
+}
+
+static long arg(int argc, char **argv, int i, long def)
+{
+	return argc > i ? atol(argv[i]) : def;
+}
+
+static int clamp_rounds(long r)
+{
+	return r < 1 ? 1 : r > MAX_ROUNDS ? MAX_ROUNDS : (int)r;
+}
+
+int main(int argc, char **argv)
+{
+	int ret;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 5 && !strcmp(argv[1], "--chain"))
+		return exec_chain(argv);
+	if (argc > 1 && !strcmp(argv[1], "exec"))
+		return bench_exec(arg(argc, argv, 2, 10000), arg(argc, argv, 3, 200),
+				  clamp_rounds(arg(argc, argv, 4, 7)));
+	if (argc > 1 && !strcmp(argv[1], "open"))
+		return bench_open(arg(argc, argv, 2, 20000), clamp_rounds(arg(argc, argv, 3, 11)));
+	if (argc > 1 && !strcmp(argv[1], "all")) {
+		/* open first: exec fills the fd table for good */
+		ret = bench_open(20000, 11);
+		return ret ? ret : bench_exec(10000, 200, 7);
+	}
+	fprintf(stderr, "usage: bench-kernel exec [NFDS [EXECS [ROUNDS]]] | open [OPENS [ROUNDS]] | all\n");
+	return 2;
+}
