@@ -12,20 +12,23 @@
  *                   alternate stack, the mask and the name, and call the stub, which unmaps
  *                   the table, switches to the new stack and jumps.
  *
- * What execve would do that cannot be done here without privilege (PR_SET_MM needs
- * CAP_SYS_RESOURCE and the seccomp filter denies it, on purpose):
- *   - /proc/self/exe still names credbox (programs that re-exec themselves through it, or find
- *     their data next to it, such as perl's $^X, see credbox);
- *   - mm->arg_start/env_start still point into credbox's unmapped stack: /proc/PID/cmdline and
- *     /proc/PID/environ read as empty, so ps(1) shows the process name in brackets;
- *   - /proc/self/auxv is the kernel's copy of credbox's auxv (programs read getauxval(), which
- *     uses the new stack, so only tools reading /proc see it);
- *   - the brk heap: mm->start_brk/brk stay where credbox's heap was. Its pages are unmapped at
- *     the jump, so brk(0) returns credbox's old break and the heap grows from there. It cannot
- *     collide with the program: the kernel refuses to grow brk into another mapping, and
- *     malloc then falls back to mmap.
+ * What execve would do that cannot be done the same way here:
+ *   - /proc/self/exe still names credbox: changing it needs CAP_CHECKPOINT_RESTORE and the
+ *     kernel refuses while credbox's file is mapped (the stub page is). Programs that re-exec
+ *     themselves through it, or find their data next to it (perl's $^X), see credbox.
+ *   - the kernel's record of the process (mm->arg_start.., env_.., saved_auxv, start_brk/brk,
+ *     start_code..): loader_build_stack sets them with PR_SET_MM_MAP, which needs no
+ *     privilege but must run before seccomp (which denies it, on purpose). If it did not run
+ *     or failed (kernel without CONFIG_CHECKPOINT_RESTORE), /proc/PID/cmdline and environ
+ *     read credbox's unmapped argument area and appear empty (ps shows [name]),
+ *     /proc/PID/auxv is credbox's, and brk(0) returns credbox's old break: the heap grows
+ *     from there, over credbox's unmapped heap. It cannot collide with the program: the
+ *     kernel refuses to grow brk into a mapping, and malloc then falls back to mmap.
  *   - the signal mask is emptied (execve would keep it; credbox blocks nothing on purpose, and
  *     a program must not inherit a mask left over from the launcher's work).
+ *   - files are not write-protected while running (no ETXTBSY): the images are MAP_PRIVATE
+ *     mappings of files the admin's profile names, and every header the loader relies on was
+ *     copied and checked before mapping.
  * The caller must be single-threaded (execve kills the other threads; we cannot).
  */
 #include <errno.h>
@@ -37,6 +40,7 @@
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <linux/prctl.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -264,6 +268,21 @@ static int reserve(struct loader_file *f, uintptr_t *base, const char *what,
 	return 0;
 }
 
+/* The code and data bounds binfmt_elf records in the mm (shown in /proc/PID/stat). */
+static void mm_fields(struct loader_elf *out, const Elf64_Phdr *p, uintptr_t bias)
+{
+	uintptr_t start = bias + p->p_vaddr, file_end = start + p->p_filesz;
+
+	if ((p->p_flags & PF_X) && (!out->start_code || start < out->start_code))
+		out->start_code = start;
+	if ((p->p_flags & PF_X) && file_end > out->end_code)
+		out->end_code = file_end;
+	if (start > out->start_data)
+		out->start_data = start;
+	if (file_end > out->end_data)
+		out->end_data = file_end;
+}
+
 /* Map every PT_LOAD of f; record the kept ranges in img; fill out. */
 static int map_image(struct loader_image *img, struct loader_file *f, struct loader_elf *out,
 		     const char *what, struct loader_error *err)
@@ -291,10 +310,12 @@ static int map_image(struct loader_image *img, struct loader_file *f, struct loa
 		if (prev_end && s > prev_end)
 			munmap((void *)prev_end, s - prev_end);
 		prev_end = e;
+		mm_fields(out, p, bias);
 		img->keep[img->nkeep].start = s;
 		img->keep[img->nkeep].len = e - s;
 		img->nkeep++;
 	}
+	out->end = prev_end;
 	out->bias = bias;
 	out->entry = bias + f->plan.entry;
 	out->phdr = f->plan.phdr_vaddr ? bias + f->plan.phdr_vaddr : 0;
@@ -323,7 +344,18 @@ static void keep_range(struct loader_image *img, uintptr_t start, uintptr_t end)
 	}
 }
 
-/* The kernel's special mappings: [vvar], [vvar_vclock], [vdso] (named "[v..." in maps). */
+static int is_special(const char *name)
+{
+	static const char *const names[] = { "[vdso]", "[vvar]", "[vvar_vclock]" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return 0;
+}
+
+/* The kernel's special mappings the vDSO needs, as /proc/self/maps names them. */
 static int keep_special_from_proc(struct loader_image *img)
 {
 	char buf[8192], *line, *nl;
@@ -341,10 +373,12 @@ static int keep_special_from_proc(struct loader_image *img)
 		buf[have] = '\0';
 		for (line = buf; (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
 			unsigned long s, e;
+			int name = -1;
 
 			*nl = '\0';
-			if (strstr(line, " [v") && !strstr(line, "[vsyscall]") &&
-			    sscanf(line, "%lx-%lx", &s, &e) == 2) {
+			/* The whole name field must match: a file could be called "x [vdso]". */
+			if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %n", &s, &e, &name) == 2 &&
+			    name > 0 && is_special(line + name)) {
 				keep_range(img, s, e);
 				found = 1;
 			}
@@ -426,11 +460,6 @@ int loader_prepare(struct loader_image *img, int exec_fd, const char *execfn,
 	return ret;
 }
 
-void loader_release(struct loader_image *img)
-{
-	unmap_ranges(img->keep, img->nimage);
-	memset(img, 0, sizeof(*img));
-}
 
 /* ---- the new stack ------------------------------------------------------------------------ */
 
@@ -459,13 +488,6 @@ void loader_release(struct loader_image *img)
  */
 
 #define AUX_MAX	40	/* auxv pairs, AT_NULL included */
-
-struct stack_plan {
-	uintptr_t base, size;		/* the mapping */
-	uintptr_t sp;
-	size_t argc, envc;
-	size_t strings;			/* bytes of argv and envp strings */
-};
 
 static size_t count_strings(char *const v[], size_t *bytes)
 {
@@ -562,54 +584,107 @@ static int stack_size(uintptr_t *size)
 
 /*
  * Map the stack (MAP_GROWSDOWN like the kernel's, so glibc's mprotect(PROT_GROWSDOWN) for
- * an executable stack works) and write everything above sp. Returns 0 or -errno.
+ * an executable stack works) and write everything above sp into img->stack.
  */
-static int build_stack(struct stack_plan *sp, const struct loader_image *img,
-		       char *const argv[], char *const envp[], struct loader_error *err)
+static int build_stack(struct loader_image *img, char *const argv[], char *const envp[],
+		       struct loader_error *err)
 {
+	struct loader_stack *st = &img->stack;
 	const char *plat = (const char *)getauxval(AT_PLATFORM);
-	size_t execfn_len = strlen(img->execfn) + 1, plat_len, words;
-	uintptr_t top, p, strings, random, platform, execfn, *v, naux;
+	size_t execfn_len = strlen(img->execfn) + 1, plat_len, words, argc, envc, bytes = 0;
+	uintptr_t top, strings, random, platform, execfn, *v, naux;
 	uintptr_t aux[2 * AUX_MAX];
 	unsigned char rnd[16];
+	uint32_t brk_rnd;
 	void *m;
 
 	if (!plat)
 		plat = LOADER_PLATFORM;
 	plat_len = strlen(plat) + 1;
-	sp->strings = 0;
-	sp->argc = count_strings(argv, &sp->strings);
-	sp->envc = count_strings(envp, &sp->strings);
-	stack_size(&sp->size);
+	argc = count_strings(argv, &bytes);
+	envc = count_strings(envp, &bytes);
+	stack_size(&st->size);
 	/* The kernel's limit: strings and pointers take at most a quarter of the stack. */
-	if (sp->strings + (sp->argc + sp->envc) * sizeof(void *) > sp->size / 4)
+	if (bytes + (argc + envc) * sizeof(void *) > st->size / 4)
 		return loader_fail(err, -E2BIG, "%s: argument list too long", img->execfn);
 	/* Fresh for every start: the program's stack protector and pointer guard seed. */
-	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd) ||
+	    getrandom(&brk_rnd, sizeof(brk_rnd), 0) != (ssize_t)sizeof(brk_rnd))
 		return loader_fail(err, -errno, "getrandom: %s", strerror(errno));
-	m = mmap(NULL, sp->size, PROT_READ | PROT_WRITE | (img->exec_stack ? PROT_EXEC : 0),
+	m = mmap(NULL, st->size, PROT_READ | PROT_WRITE | (img->exec_stack ? PROT_EXEC : 0),
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_GROWSDOWN | MAP_STACK, -1, 0);
 	if (m == MAP_FAILED)
 		return loader_fail(err, -errno, "cannot map the new stack: %s", strerror(errno));
-	sp->base = (uintptr_t)m;
-	top = sp->base + sp->size - sizeof(uintptr_t);		/* end marker, zero */
+	st->base = (uintptr_t)m;
+	top = st->base + st->size - sizeof(uintptr_t);		/* end marker, zero */
 	execfn = top - execfn_len;
 	memcpy((void *)execfn, img->execfn, execfn_len);
-	strings = execfn - sp->strings;
+	strings = execfn - bytes;
 	platform = strings - plat_len;
 	memcpy((void *)platform, plat, plat_len);
 	random = (platform - sizeof(rnd)) & ~(uintptr_t)15;
 	memcpy((void *)random, rnd, sizeof(rnd));
 	naux = fill_auxv(aux, img, random, platform, execfn);
-	words = 1 + (sp->argc + 1) + (sp->envc + 1) + naux;
-	sp->sp = (random - words * sizeof(uintptr_t)) & ~(uintptr_t)15;
-	v = (uintptr_t *)sp->sp;
-	*v++ = sp->argc;
-	p = copy_strings(strings, argv, sp->argc, v);
-	v += sp->argc + 1;
-	copy_strings(p, envp, sp->envc, v);
-	v += sp->envc + 1;
+	words = 1 + (argc + 1) + (envc + 1) + naux;
+	st->sp = (random - words * sizeof(uintptr_t)) & ~(uintptr_t)15;
+	v = (uintptr_t *)st->sp;
+	*v++ = argc;
+	st->arg_start = strings;
+	st->arg_end = copy_strings(strings, argv, argc, v);
+	v += argc + 1;
+	st->env_end = copy_strings(st->arg_end, envp, envc, v);
+	v += envc + 1;
 	memcpy(v, aux, naux * sizeof(uintptr_t));
+	st->auxv = (uintptr_t)v;
+	st->auxv_bytes = naux * sizeof(uintptr_t);
+	/* Like x86_64's arch_randomize_brk(): a gap page after the image, then up to 1 GiB. */
+	st->brk = img->prog.end + PAGE + (uintptr_t)(brk_rnd & 0x3ffff) * PAGE;
+	st->ready = 1;
+	return 0;
+}
+
+/*
+ * Tell the kernel where the program's arguments, environment, auxv, code, data and heap are,
+ * as execve would have recorded them. PR_SET_MM_MAP without exe_fd needs no capability
+ * (CONFIG_CHECKPOINT_RESTORE); it only changes what /proc reports and where brk grows, never
+ * what memory is mapped. Returns whether it worked; failing is not an error.
+ */
+static int set_mm(const struct loader_image *img)
+{
+	const struct loader_stack *st = &img->stack;
+	struct prctl_mm_map m = {
+		.start_code = img->prog.start_code,
+		.end_code = img->prog.end_code,
+		.start_data = img->prog.start_data,
+		.end_data = img->prog.end_data,
+		.start_brk = st->brk,
+		.brk = st->brk,
+		.start_stack = st->sp,
+		.arg_start = st->arg_start,
+		.arg_end = st->arg_end,
+		.env_start = st->arg_end,
+		.env_end = st->env_end,
+		.auxv = (__u64 *)st->auxv,
+		/* The kernel keeps at most this much (AT_VECTOR_SIZE on x86_64), AT_NULL last. */
+		.auxv_size = st->auxv_bytes < 416 ? st->auxv_bytes : 416,
+		.exe_fd = (uint32_t)-1,
+	};
+
+	return prctl(PR_SET_MM, PR_SET_MM_MAP, (unsigned long)&m, sizeof(m), 0) == 0;
+}
+
+int loader_build_stack(struct loader_image *img, char *const argv[], char *const envp[],
+		       struct loader_error *err)
+{
+	int ret;
+
+	memset(err, 0, sizeof(*err));
+	if (!img->prog.mapped || img->stack.ready)
+		return loader_fail(err, -EINVAL, "loader_build_stack: no prepared image, or twice");
+	ret = build_stack(img, argv, envp, err);
+	if (ret)
+		return ret;
+	img->stack.mm_set = set_mm(img);
 	return 0;
 }
 
@@ -659,9 +734,9 @@ static unsigned int unmap_table(struct loader_range *keep, unsigned int nkeep,
 }
 
 /* Put the stub's table just below the initial sp, on the new stack (which is kept). */
-static struct loader_stub_args *stub_table(const struct loader_image *img,
-					   const struct stack_plan *st)
+static struct loader_stub_args *stub_table(const struct loader_image *img)
 {
+	const struct loader_stack *st = &img->stack;
 	struct loader_range keep[LOADER_MAX_KEEP + 2];
 	struct loader_stub_args *a;
 	unsigned int n = img->nkeep;
@@ -765,24 +840,31 @@ static void set_name(const char *execfn)
 int loader_enter(struct loader_image *img, char *const argv[], char *const envp[],
 		 struct loader_error *err)
 {
-	struct stack_plan st;
 	struct loader_stub_args *args;
 	int ret;
 
 	memset(err, 0, sizeof(*err));
 	if (!img->prog.mapped)
 		return loader_fail(err, -EINVAL, "loader_enter without a prepared image");
-	ret = build_stack(&st, img, argv, envp, err);
+	if (!img->stack.ready) {
+		ret = build_stack(img, argv, envp, err);
+		if (ret)
+			return ret;
+	}
+	args = stub_table(img);
+	ret = rseq_unregister(err);
 	if (ret)
 		return ret;
-	args = stub_table(img, &st);
-	ret = rseq_unregister(err);
-	if (ret) {
-		munmap((void *)st.base, st.size);
-		return ret;
-	}
 	/* Point of no return: from here on, credbox's state goes. */
 	reset_signals();
 	set_name(img->execfn);
 	loader_stub_jump(args);
+}
+
+void loader_release(struct loader_image *img)
+{
+	unmap_ranges(img->keep, img->nimage);
+	if (img->stack.ready)
+		munmap((void *)img->stack.base, img->stack.size);
+	memset(img, 0, sizeof(*img));
 }

@@ -31,11 +31,16 @@
  *        credbox (-EEXIST), out of memory (-ENOMEM), I/O errors.
  * The launcher reports "program not found" (127) itself, since it opens the program.
  *
- * Not reset without privilege (documented in credbox(1)): /proc/self/exe keeps naming the
- * launcher; /proc/self/cmdline and /proc/self/environ read credbox's former (now unmapped)
- * argument area and appear empty; /proc/self/auxv shows credbox's auxv; the brk heap starts
- * where credbox's ended (it cannot collide: the kernel refuses to grow brk into a mapping, and
- * malloc then falls back to mmap). See loader.c for the details.
+ * Not reset (documented in credbox(1)): /proc/self/exe keeps naming the launcher (changing it
+ * needs CAP_CHECKPOINT_RESTORE, and the kernel refuses while the old file is still mapped).
+ * Unless loader_build_stack ran before seccomp: /proc/self/cmdline and environ read credbox's
+ * former (unmapped) argument area and appear empty, /proc/self/auxv shows credbox's auxv, and
+ * the brk heap starts where credbox's ended (it cannot collide: the kernel refuses to grow brk
+ * into a mapping, and malloc then falls back to mmap). See loader.c for the details.
+ *
+ * The caller must be single-threaded (execve would kill the other threads; we cannot), and
+ * is responsible for the permission to run the program: loader_prepare runs privileged and
+ * checks only that some x bit is set, as it would for root.
  */
 #ifndef CREDBOX_LOADER_H
 #define CREDBOX_LOADER_H
@@ -72,6 +77,20 @@ struct loader_elf {
 	unsigned int phnum;
 	unsigned int phent;
 	int mapped;		/* its segments are in the address space */
+	uintptr_t start_code, end_code;	/* for PR_SET_MM_MAP, as binfmt_elf computes them */
+	uintptr_t start_data, end_data;
+	uintptr_t end;		/* end of the highest segment, page aligned */
+};
+
+/* The program's initial stack, once built (by loader_build_stack or loader_enter). */
+struct loader_stack {
+	uintptr_t base, size;	/* the mapping */
+	uintptr_t sp;		/* initial stack pointer: argc */
+	uintptr_t arg_start, arg_end, env_end;	/* the strings, for /proc/PID/cmdline */
+	uintptr_t auxv, auxv_bytes;
+	uintptr_t brk;		/* where the program's heap starts */
+	int ready;
+	int mm_set;		/* PR_SET_MM_MAP succeeded: /proc and brk match the program */
 };
 
 /*
@@ -82,6 +101,7 @@ struct loader_image {
 	struct loader_elf prog;
 	struct loader_elf interp;	/* interp.mapped == 0 for a static program */
 	int exec_stack;			/* PT_GNU_STACK asks for PF_X */
+	struct loader_stack stack;
 	unsigned int nimage;		/* keep[0..nimage) are the images' segments */
 	unsigned int nkeep;
 	struct loader_range keep[LOADER_MAX_KEEP];
@@ -99,7 +119,20 @@ int loader_prepare(struct loader_image *img, int exec_fd, const char *execfn,
 		   struct loader_error *err);
 
 /*
- * Start the prepared program with argv and envp (NULL-terminated; copied onto the new stack,
+ * Optional, between the privilege drop and seccomp (it reads the dropped ids for the auxv,
+ * and uses prctl(PR_SET_MM, PR_SET_MM_MAP), which needs no privilege but which the seccomp
+ * filter denies): build the program's stack with argv and envp now, and make the kernel's
+ * view of the process match the program: /proc/PID/cmdline and environ show its arguments and
+ * environment, /proc/PID/auxv its auxv, and its brk heap starts after its own image, as after
+ * execve. Without it (or on a kernel without CONFIG_CHECKPOINT_RESTORE, where that prctl does
+ * not exist: not an error), loader_enter builds the stack and those stay credbox's. From here
+ * on credbox's own malloc no longer grows the brk heap (glibc falls back to mmap).
+ */
+int loader_build_stack(struct loader_image *img, char *const argv[], char *const envp[],
+		       struct loader_error *err);
+
+/*
+ * Start the prepared program with argv and envp (ignored if loader_build_stack ran) (NULL-terminated; copied onto the new stack,
  * so they may live in memory that is about to be unmapped). Does not return on success. It
  * returns -errno only for failures before the point of no return (for example the new stack
  * cannot be allocated), with the process unharmed; the images stay mapped until

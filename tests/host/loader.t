@@ -59,6 +59,7 @@ for kind in static static-pie pie nopie; do
 	same "$kind: atexit handlers and exit status" -- "$p" atexit
 	same "$kind: fork and execve of a child" -- "$p" fork
 	same "$kind: exit status 42" -- "$p" exit 42
+	same "$kind: /proc/self/cmdline, environ and auxv" -- "$p" procself a "b c"
 	out=$("$RUN" "$p" auxv 1)
 	ok $? "$kind: auxv sane from inside (getauxval, dl_iterate_phdr, AT_SECURE=1)" "$out"
 	out=$("$p" auxv 0)
@@ -110,19 +111,37 @@ ok $? "fds passed in are open at the same numbers, no others appear" "$out"
 out=$("$RUN" --dirty-signals "$LT/probe-pie" signals)
 ok $? "signals: handled -> default, ignored stays, mask empty, no altstack, name set" "$out"
 
+for kind in static nopie pie; do
+	p=$LT/probe-$kind
+	[ "$kind" = static ] || same "$kind: brk heap after the image, and it grows" -- "$p" brk
+	out=$("$RUN" --late-stack "$p" brk)
+	[[ $out == *"sbrk grows: yes"* ]]
+	ok $? "$kind: without loader_build_stack the brk heap still grows" "$out"
+done
+
+# Nothing of the driver survives the jump but the stub's page. For the static program, which
+# maps nothing itself: every mapping the driver had before loading (but the kernel's vDSO) is
+# gone. For both: one page of the driver, r-x, and no second libc.
+drv=$(readlink -f "$RUN")
+after=$("$RUN" --maps-before "$tmp/before" "$LT/probe-static" maps)
+left=$(grep -v -e '\[vdso\]' -e '\[vvar' -e '\[vsyscall\]' "$tmp/before" |
+	while read -r range rest; do
+		grep -q "^$range " <<<"$after" && echo "$range $rest"
+	done)
+[ -z "$left" ] && [ "$(grep -c . "$tmp/before")" -gt 5 ]
+ok $? "static: every mapping the driver had is gone after the jump" "$left"
 for kind in static pie; do
-	maps=$("$RUN" "$LT/probe-$kind" maps)
-	driver=$(grep -c "$(readlink -f "$RUN")\$" <<<"$maps")
-	line=$(grep "$(readlink -f "$RUN")\$" <<<"$maps")
+	after=$("$RUN" "$LT/probe-$kind" maps)
+	line=$(grep "$drv\$" <<<"$after")
 	range=${line%% *}
 	size=$(( 0x${range#*-} - 0x${range%-*} ))
-	[ "$driver" = 1 ] && [ "$size" = 4096 ] && [[ $line == *" r-xp "* ]]
-	ok $? "$kind: /proc/self/maps shows one page of the driver (the stub), r-x" "$maps"
-	libc=$(grep -c 'r-xp.*/libc\.so' <<<"$maps")
+	[ "$(grep -c "$drv\$" <<<"$after")" = 1 ] && [ "$size" = 4096 ] && [[ $line == *" r-xp "* ]]
+	ok $? "$kind: what remains of the driver is one r-x page (the stub)" "$after"
+	libc=$(grep -c 'r-xp.*/libc\.so' <<<"$after")
 	want=1
 	[ "$kind" = static ] && want=0
-	[ "$libc" = "$want" ] && ! grep -q '\[stack\]' <<<"$maps"
-	ok $? "$kind: no copy of the driver's libc or stack is left" "$maps"
+	[ "$libc" = "$want" ] && [ "$(grep -c '\[stack\]' <<<"$after")" = 1 ]
+	ok $? "$kind: no copy of the driver's libc, one stack (the program's)" "$after"
 done
 
 # ---- refusals before the point of no return ---------------------------------------------

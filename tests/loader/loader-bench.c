@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * loader-bench PROGRAM [N]: start PROGRAM (no arguments) N times with fork+execve and N times
- * with fork+loader (open, loader_prepare, loader_enter in the child, as credbox does),
+ * with fork+loader (open, loader_prepare, loader_build_stack, loader_enter in the child, as
+ * credbox does),
  * interleaved so that both see the same machine state, and print the mean cost of each and
  * their ratio.
  */
@@ -34,6 +35,8 @@ static void child_loader(char *path)
 	if (fd < 0 || loader_prepare(&img, fd, path, &err) != 0)
 		_exit(126);
 	close(fd);
+	if (loader_build_stack(&img, argv, environ, &err) != 0)
+		_exit(126);
 	loader_enter(&img, argv, environ, &err);
 	_exit(126);
 }

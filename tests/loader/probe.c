@@ -10,6 +10,8 @@
  *   probe fds N...           each fd N is open
  *   probe maps               /proc/self/maps
  *   probe signals            dispositions, mask, alternate stack and name after the start
+ *   probe procself ARG...    /proc/self/cmdline, environ and auxv as the kernel reports them
+ *   probe brk                where the brk heap starts, relative to the program's end
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +27,7 @@
 #include <unistd.h>
 
 extern char **environ;
-extern char _start[];
+extern char _start[], end[];
 
 static __thread int tls_counter = 40;
 static __thread char tls_buf[64] = "initial";
@@ -210,6 +212,56 @@ static int do_signals(void)
 	return fail;
 }
 
+static size_t slurp(const char *path, char *buf, size_t size)
+{
+	size_t len = 0;
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	while (fd >= 0 && len < size && (n = read(fd, buf + len, size - len)) > 0)
+		len += (size_t)n;
+	if (fd >= 0)
+		close(fd);
+	return len;
+}
+
+static int do_procself(void)
+{
+	static char buf[1 << 16];
+	unsigned long *aux = (unsigned long *)buf, entry = 0, rnd = 0;
+	size_t len = slurp("/proc/self/cmdline", buf, sizeof(buf)), i, words;
+	char *p;
+
+	for (p = buf, i = 0; p < buf + len; p += strlen(p) + 1, i++)
+		printf("cmdline[%zu]=%s\n", i, i == 0 ? "(argv0)" : p);
+	len = slurp("/proc/self/environ", buf, sizeof(buf));
+	for (p = buf; p < buf + len; p += strlen(p) + 1)
+		if (!strncmp(p, "PROBE_", 6))
+			printf("environ %s\n", p);
+	words = slurp("/proc/self/auxv", buf, sizeof(buf)) / sizeof(unsigned long);
+	for (i = 0; i + 1 < words; i += 2) {
+		if (aux[i] == AT_ENTRY)
+			entry = aux[i + 1];
+		if (aux[i] == AT_RANDOM)
+			rnd = aux[i + 1];
+	}
+	printf("/proc/self/auxv AT_ENTRY %s, AT_RANDOM %s\n",
+	       entry == getauxval(AT_ENTRY) ? "matches" : "differs",
+	       rnd == getauxval(AT_RANDOM) ? "matches" : "differs");
+	return 0;
+}
+
+static int do_brk(void)
+{
+	unsigned long b = (unsigned long)sbrk(0), e = (unsigned long)end;
+	char *p = sbrk(1 << 20);
+
+	printf("brk %s the program's end (within 1 GiB: %s)\n", b >= e ? "after" : "before",
+	       b >= e && b - e < (1UL << 30) + (1UL << 20) ? "yes" : "no");
+	printf("sbrk grows: %s\n", p != (void *)-1 && memset(p, 1, 1 << 20) ? "yes" : "no");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *m = argc > 1 ? argv[1] : "args";
@@ -248,6 +300,10 @@ int main(int argc, char **argv)
 		return do_fds(argc, argv);
 	if (!strcmp(m, "maps"))
 		return do_maps();
+	if (!strcmp(m, "procself"))
+		return do_procself();
+	if (!strcmp(m, "brk"))
+		return do_brk();
 	if (!strcmp(m, "signals"))
 		return do_signals();
 	fprintf(stderr, "probe: unknown mode %s\n", m);
