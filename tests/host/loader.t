@@ -65,6 +65,8 @@ for kind in static static-pie pie nopie; do
 	out=$("$p" auxv 0)
 	ok $? "$kind: the same auxv checks pass under execve (AT_SECURE=0)" "$out"
 done
+same "PT_GNU_STACK without PF_X: stack not executable" -- "$LT/probe-pie" stackperm
+same "PT_GNU_STACK with PF_X (-z execstack): executable stack" -- "$LT/probe-execstack" stackperm
 if [ -x "$LT/probe-cxx" ]; then
 	same "C++: static constructor, exception thrown and caught" -- "$LT/probe-cxx"
 else

@@ -12,6 +12,7 @@
  *   probe signals            dispositions, mask, alternate stack and name after the start
  *   probe procself ARG...    /proc/self/cmdline, environ and auxv as the kernel reports them
  *   probe brk                where the brk heap starts, relative to the program's end
+ *   probe stackperm          the stack's protections (PT_GNU_STACK)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -118,26 +119,34 @@ static int do_fork(void)
 	return 0;
 }
 
+struct objs {
+	const ElfW(Phdr) *first;	/* the main program's headers */
+	unsigned long ldso;		/* load address of the dynamic loader, 0 if none */
+};
+
 static int phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
 {
-	const ElfW(Phdr) **first = data;
+	struct objs *o = data;
 
 	(void)size;
-	if (!*first)
-		*first = info->dlpi_phdr;
+	if (!o->first)
+		o->first = info->dlpi_phdr;
+	if (info->dlpi_name && strstr(info->dlpi_name, "/ld-linux"))
+		o->ldso = info->dlpi_addr;
 	return 0;
 }
 
 static int do_auxv(int secure)
 {
-	const ElfW(Phdr) *first = NULL;
+	struct objs o = { NULL, 0 };
 	const unsigned char *rnd = (const unsigned char *)getauxval(AT_RANDOM);
 	const char *execfn = (const char *)getauxval(AT_EXECFN);
 	const char *plat = (const char *)getauxval(AT_PLATFORM);
 
-	dl_iterate_phdr(phdr_cb, &first);
-	check(getauxval(AT_PHDR) != 0 && (const void *)getauxval(AT_PHDR) == first,
+	dl_iterate_phdr(phdr_cb, &o);
+	check(getauxval(AT_PHDR) != 0 && (const void *)getauxval(AT_PHDR) == o.first,
 	      "AT_PHDR is the main program's headers (dl_iterate_phdr)");
+	check(getauxval(AT_BASE) == o.ldso, "AT_BASE is the dynamic loader's address (0 if static)");
 	check(getauxval(AT_PHENT) == sizeof(ElfW(Phdr)), "AT_PHENT");
 	check(getauxval(AT_PHNUM) > 0 && getauxval(AT_PHNUM) < 64, "AT_PHNUM");
 	check(getauxval(AT_ENTRY) == (unsigned long)_start, "AT_ENTRY is _start");
@@ -251,6 +260,19 @@ static int do_procself(void)
 	return 0;
 }
 
+/* The protections of the mapping holding the stack, as /proc/self/maps shows them. */
+static int do_stackperm(void)
+{
+	char line[512], perms[8];
+	unsigned long here = (unsigned long)&line, s, e;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %7s", &s, &e, perms) == 3 && s <= here && here < e)
+			printf("stack %s\n", perms);
+	return 0;
+}
+
 static int do_brk(void)
 {
 	unsigned long b = (unsigned long)sbrk(0), e = (unsigned long)end;
@@ -302,6 +324,8 @@ int main(int argc, char **argv)
 		return do_maps();
 	if (!strcmp(m, "procself"))
 		return do_procself();
+	if (!strcmp(m, "stackperm"))
+		return do_stackperm();
 	if (!strcmp(m, "brk"))
 		return do_brk();
 	if (!strcmp(m, "signals"))

@@ -7,7 +7,8 @@
 LT            := $(B)/tests/loader
 LOADER_OBJS   := $(B)/loader.o $(B)/loader_elf.o $(B)/loader_x86_64.o
 LOADER_TFLAGS := -O1 -g -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Isrc
-LOADER_PROBES := $(LT)/probe-static $(LT)/probe-static-pie $(LT)/probe-pie $(LT)/probe-nopie
+LOADER_PROBES := $(LT)/probe-static $(LT)/probe-static-pie $(LT)/probe-pie $(LT)/probe-nopie \
+		 $(LT)/probe-execstack
 
 TEST_BINS += $(LT)/loader-run $(LT)/loader-mkelf $(LT)/loader-bench $(LOADER_PROBES)
 ifneq ($(shell command -v g++),)
@@ -37,6 +38,8 @@ $(LT)/probe-pie: tests/loader/probe.c | $(LT)
 	$(CC) $(LOADER_TFLAGS) -fPIE -pie -pthread -o $@ $<
 $(LT)/probe-nopie: tests/loader/probe.c | $(LT)
 	$(CC) $(LOADER_TFLAGS) -fno-PIE -no-pie -pthread -o $@ $<
+$(LT)/probe-execstack: tests/loader/probe.c | $(LT)
+	$(CC) $(LOADER_TFLAGS) -fPIE -pie -pthread -z execstack -o $@ $<
 $(LT)/probe-cxx: tests/loader/probe_cxx.cc | $(LT)
 	g++ -O1 -g -Wall -o $@ $<
 
