@@ -478,19 +478,21 @@ void plan_describe(const struct plan *plan, FILE *out)
 		else
 			nother++;
 	}
-	fprintf(out, "\nseccomp     %s; ", plan->filter.allow_list ? "allow-list" : "deny-list");
-	if (plan->filter.allow_list)
-		fprintf(out, "%zu system calls allowed, %zu return an errno, %zu %s; any other: ",
-			nallow, nerrno, nother, "killed or logged");
-	else
-		fprintf(out, "%zu system calls return an errno, %zu are %s; any other: ", nerrno,
-			nother, pol->seccomp.action == SC_ACT_LOG ? "logged" : "killed");
+	fprintf(out, "\nseccomp     %s: ", plan->filter.allow_list ? "allow-list" : "deny-list");
+	if (nallow)
+		fprintf(out, "%zu system calls allowed, ", nallow);
+	if (nerrno)
+		fprintf(out, "%zu return their own errno, ", nerrno);
+	if (nother)
+		fprintf(out, "%zu %s, ", nother,
+			pol->seccomp.action == SC_ACT_LOG ? "logged" : "kill the process");
+	fputs("any other ", out);
 	if (plan->filter.dflt.kind == FILTER_ERRNO)
-		fprintf(out, "errno %s\n", filter_errno_name(plan->filter.dflt.errnum) ?
-			filter_errno_name(plan->filter.dflt.errnum) : "?");
+		fprintf(out, "returns %s\n", filter_errno_name(plan->filter.dflt.errnum) ?
+			filter_errno_name(plan->filter.dflt.errnum) : "an errno");
 	else
-		fprintf(out, "%s\n", plan->filter.dflt.kind == FILTER_ALLOW ? "allowed" :
-			plan->filter.dflt.kind == FILTER_LOG ? "logged and allowed" :
+		fprintf(out, "%s\n", plan->filter.dflt.kind == FILTER_ALLOW ? "is allowed" :
+			plan->filter.dflt.kind == FILTER_LOG ? "is logged and allowed" :
 			"kills the process");
 	fputs("            always denied, whatever the profile says:", out);
 	col = 200;

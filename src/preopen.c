@@ -195,8 +195,8 @@ static int walk_tree(struct walk *w, int fd, int depth)
 	return e;
 }
 
-static int check_fd(const struct plan_dir *dir, const struct plan_ident *sandbox, int fd,
-		    struct preopen_error *err)
+int preopen_check(const struct plan_dir *dir, const struct plan_ident *sandbox, int fd,
+		  struct preopen_error *err)
 {
 	struct walk w = { .sandbox = sandbox, .err = err };
 	struct statfs sfs;
@@ -251,7 +251,7 @@ int preopen_dir(const struct plan_dir *dir, const struct plan_ident *sandbox, in
 	}
 	if (e)
 		return err_at(err, "openat2", dir->path, e);
-	e = check_fd(dir, sandbox, opened, err);
+	e = preopen_check(dir, sandbox, opened, err);
 	if (e) {
 		close(opened);
 		return e;

@@ -53,6 +53,10 @@ int preopen_leave(const struct preopen_fscred *saved);
 int preopen_dir(const struct plan_dir *dir, const struct plan_ident *sandbox, int *fd,
 		struct preopen_error *err);
 
+/* The checks alone, on a directory fd opened some other way (host tests). 0 or -errno. */
+int preopen_check(const struct plan_dir *dir, const struct plan_ident *sandbox, int fd,
+		  struct preopen_error *err);
+
 /* fs.protected_hardlinks is 1: 0, -EPERM if not, -errno if it cannot be read. */
 int preopen_hardlinks_protected(void);
 

@@ -890,7 +890,7 @@ static void check_profile(struct pctx *c)
 		snprintf(label, sizeof(label), "[%s]", section_names[s]);
 		check_required(c, s, sec, label);
 	}
-	if (pol->program.sec.line && !pol->program.path.s &&
+	if (pol->program.sec.line && !profile_seen(&pol->program.sec, SEC_PROGRAM, "path") &&
 	    pol->program.command_line != CMDLINE_PROGRAM)
 		diag_err(c->d, pol->program.sec.line,
 			 "or let the command line name it: \"command_line = program\"",

@@ -1,0 +1,147 @@
+#!/bin/bash
+# credbox-cli.t: credbox as an admin runs it on the host (stock kernel): bad profiles stop
+# everything with the exact message and exit 125, the filter's PFC dump, --check, runs of
+# real programs through the loader with their exit status, 126/127, the filter probe.
+cd "$(dirname "$0")/../.." || exit 1
+ROOT=$PWD
+CB=$ROOT/build/credbox
+PROBE=$ROOT/build/tests/host/sysprobe
+P=$ROOT/tests/host/profiles
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+n=0 failed=0
+
+ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+
+# ---- bad profiles: exact message, 125, nothing opened, dropped or run --------------------
+have_strace=0
+command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null && have_strace=1
+for ini in "$P"/bad-*.ini; do
+	name=$(basename "$ini")
+	marker=$TMP/ran-${name%.ini}
+	(cd "$P" && "$CB" --profile "$name" -- /bin/sh -c "touch $marker" 2>"$TMP/err")
+	rc=$?
+	ok $([ $rc -eq 125 ]; echo $?) "$name: exit 125 (got $rc)"
+	diff -u "${ini%.ini}.err" "$TMP/err" >"$TMP/diff"
+	ok $? "$name: the exact messages"
+	[ -s "$TMP/diff" ] && sed 's/^/# /' "$TMP/diff"
+	ok $([ ! -e "$marker" ]; echo $?) "$name: nothing run"
+	if [ $have_strace = 1 ]; then
+		(cd "$P" && strace -f -qq -o "$TMP/trace" -e trace=execve,openat2,setgroups,setresuid,setresgid,setuid,prctl,seccomp,landlock_restrict_self \
+			"$CB" --profile "$name" -- /bin/sh -c "touch $marker" 2>/dev/null)
+		# one execve (credbox itself); no open with O_CRED_ALLOW, no id change, no filter
+		# (libcap-ng's constructor reads capabilities with PR_GET/READ prctls: harmless)
+		bad=$(grep -cE 'openat2|setgroups|setres[ug]id|setuid\(|prctl\(PR_(SET|CAP_AMBIENT_RAISE)|seccomp|landlock_restrict' "$TMP/trace")
+		execs=$(grep -c 'execve(' "$TMP/trace")
+		ok $([ "$bad" -eq 0 ] && [ "$execs" -eq 1 ]; echo $?) \
+			"$name: no openat2, id change, prctl, seccomp or Landlock call; one execve (strace)"
+	else
+		skip "$name: strace check" "strace cannot run here"
+	fi
+done
+
+# ---- a profile run as root must be root's and not writable by others ---------------------
+cp "$P/probe.ini" "$TMP/loose.ini" && chmod 666 "$TMP/loose.ini"
+"$CB" --profile "$TMP/loose.ini" -- /bin/true 2>"$TMP/err"
+rc=$?
+ok $([ $rc -eq 125 ] && grep -q 'writable by others' "$TMP/err"; echo $?) \
+	"a world-writable profile is refused (125)"
+
+# ---- options -------------------------------------------------------------------------------
+"$CB" --help >"$TMP/out"; rc=$?
+ok $([ $rc -eq 0 ] && grep -q -- '--print-filter' "$TMP/out"; echo $?) "--help"
+"$CB" --version | grep -q '^credbox '; ok $? "--version"
+"$CB" --frobnicate 2>/dev/null; ok $([ $? -eq 125 ]; echo $?) "unknown option: 125"
+"$CB" /bin/true 2>/dev/null; ok $([ $? -eq 125 ]; echo $?) "no --profile: 125"
+"$CB" --profile "$P/probe.ini" --check --print-filter 2>/dev/null
+ok $([ $? -eq 125 ]; echo $?) "two modes: 125"
+
+# ---- --check and --print-filter ------------------------------------------------------------
+env -i "$CB" --profile conf/minimal.ini --check >"$TMP/out"; rc=$?
+ok $([ $rc -eq 0 ] && grep -q '^granted directories' "$TMP/out" &&
+     grep -q 'none: runs on any kernel' "$TMP/out" && grep -q '^this kernel' "$TMP/out"
+     echo $?) "--check conf/minimal.ini prints the plan and the kernel's features"
+"$CB" --profile "$P/grants.ini" --check >"$TMP/out"; rc=$?
+ok $([ $rc -eq 0 ] && grep -qE '^  tmp +3  ro +refused +/tmp' "$TMP/out"; echo $?) \
+	"--check shows the grant table (name, fd, access, symlinks, path)"
+if ! grep -q '^  O_CRED_ALLOW  available' "$TMP/out"; then
+	grep -q 'a run stops before any change (exit 125)' "$TMP/out"
+	ok $? "--check says that a run would stop on this kernel"
+else
+	skip "--check on a kernel without O_CRED_ALLOW" "this kernel has it"
+fi
+"$CB" --profile conf/minimal.ini --print-filter >"$TMP/pfc"; rc=$?
+ok $([ $rc -eq 0 ] && grep -q '^# credbox filter 2 of 2' "$TMP/pfc"; echo $?) "--print-filter"
+ver=$(pkg-config --modversion libseccomp 2>/dev/null)
+if [ "$(uname -m)" = x86_64 ] && [ "$ver" = 2.5.4 ]; then
+	diff -u tests/host/golden/minimal.pfc "$TMP/pfc" >"$TMP/diff"
+	ok $? "--print-filter conf/minimal.ini matches golden/minimal.pfc"
+	[ -s "$TMP/diff" ] && head -40 "$TMP/diff" | sed 's/^/# /'
+else
+	skip "--print-filter golden" "golden made on x86_64 with libseccomp 2.5.4"
+fi
+
+# ---- runs: the loader starts real programs; exit statuses -----------------------------------
+out=$("$CB" --profile conf/minimal.ini -- /bin/echo hello world); rc=$?
+ok $([ $rc -eq 0 ] && [ "$out" = "hello world" ]; echo $?) "/bin/echo through credbox"
+"$CB" --profile conf/minimal.ini -- /bin/sh -c 'exit 7'; rc=$?
+ok $([ $rc -eq 7 ]; echo $?) "the program's exit status (7, got $rc)"
+out=$("$CB" --profile conf/minimal.ini -- /usr/bin/id -u); rc=$?
+ok $([ $rc -eq 0 ] && [ "$out" = 65534 ]; echo $?) "runs as nobody"
+"$CB" --profile conf/minimal.ini -- /nonexistent/prog 2>"$TMP/err"; rc=$?
+ok $([ $rc -eq 127 ]; echo $?) "program not found: 127 (got $rc)"
+"$CB" --profile conf/minimal.ini -- no-such-program-anywhere 2>/dev/null; rc=$?
+ok $([ $rc -eq 127 ]; echo $?) "program not found in PATH: 127"
+"$CB" --profile conf/minimal.ini -- /etc/hostname 2>/dev/null; rc=$?
+ok $([ $rc -eq 126 ]; echo $?) "not executable: 126 (got $rc)"
+printf 'this is not an ELF file\n' >"$TMP/notelf" && chmod 755 "$TMP/notelf"
+"$CB" --profile conf/minimal.ini -- "$TMP/notelf" 2>/dev/null; rc=$?
+ok $([ $rc -eq 126 ]; echo $?) "not an ELF file: 126 (got $rc)"
+cp /bin/true "$TMP/rootonly" && chmod 700 "$TMP/rootonly"
+"$CB" --profile conf/minimal.ini -- "$TMP/rootonly" 2>/dev/null; rc=$?
+ok $([ $rc -eq 126 ]; echo $?) "executable by root only, not by the sandbox: 126"
+true >"$TMP/ran-grants"; rm -f "$TMP/ran-grants"
+"$CB" --profile "$P/grants.ini" -- /bin/sh -c "touch $TMP/ran-grants" 2>"$TMP/err"; rc=$?
+if grep -q 'O_CRED_ALLOW' "$TMP/err"; then
+	ok $([ $rc -eq 125 ] && [ ! -e "$TMP/ran-grants" ]; echo $?) \
+		"grants on a kernel without O_CRED_ALLOW: 125, nothing run"
+else
+	skip "grants on a kernel without O_CRED_ALLOW" "this kernel has it"
+fi
+
+# ---- the filter probe: denied system calls fail as configured --------------------------------
+"$CB" --profile "$P/probe.ini" -- "$PROBE" >"$TMP/probe" 2>&1; rc=$?
+ok $rc "sysprobe ran under probe.ini"
+while read -r call want; do
+	got=$(awk -v c="$call" '$1 == c { print $2 }' "$TMP/probe")
+	ok $([ "$got" = "$want" ]; echo $?) "under the filter: $call -> $want (got ${got:-nothing})"
+done <<'EOF_EXPECT'
+ptrace EPERM
+prctl_dumpable EPERM
+prctl_dumpable_hi EPERM
+prctl_name ok
+unshare_user EPERM
+clone3 ENOSYS
+io_uring_setup EPERM
+bpf EPERM
+userfaultfd EPERM
+personality_norandom EPERM
+tiocsti EPERM
+mount EPERM
+keyctl EPERM
+pidfd_getfd EPERM
+process_vm_readv EPERM
+socket EAFNOSUPPORT
+fdatasync EIO
+getpid ok
+EOF_EXPECT
+grep -qx 'fds 0 1 2' "$TMP/probe"; ok $? "the program finds only fds 0, 1, 2"
+grep -qx 'uid 65534 gid 65534' "$TMP/probe"; ok $? "the program runs as nobody:nogroup"
+grep -qx 'env CREDBOX_DIRS=' "$TMP/probe"; ok $? "CREDBOX_DIRS is set (empty: no grants)"
+("$CB" --profile "$P/probe.ini" -- "$PROBE" kill >"$TMP/out" 2>&1) 2>/dev/null; rc=$?
+ok $([ $rc -eq $((128 + 31)) ] && ! grep -q 'still alive' "$TMP/out"; echo $?) \
+	"action = kill: a denied call (@clock) kills the program with SIGSYS"
+
+echo "1..$n"
+[ $failed -eq 0 ]

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * t-filter: the seccomp filters loaded in forked children: the always-denied set whatever the
+ * profile says, per-syscall errno, the kill action. TAP.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "filter.h"
+#include "profile.h"
+#include "tap.h"
+
+static int spec_from(const char *seccomp_section, struct filter_spec *spec)
+{
+	char text[1024];
+	struct policy *pol = calloc(1, sizeof(*pol));
+	struct diag d;
+	int e;
+
+	snprintf(text, sizeof(text), "[program]\npath = /x\n[identity]\nuser = nobody\n"
+		 "[seccomp]\n%s", seccomp_section);
+	diag_init(&d, "t");
+	e = profile_parse_buffer(text, strlen(text), pol, &d);
+	if (!e)
+		e = filter_resolve(&pol->seccomp, spec, &d);
+	profile_free(pol);
+	free(pol);
+	diag_free(&d);
+	return e;
+}
+
+/* In a child: load the filters, run fn, exit with its result; returns the wait status. */
+static int under_filter(const char *section, int (*fn)(void))
+{
+	struct filter_spec spec;
+	int status;
+	pid_t pid;
+
+	if (spec_from(section, &spec))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || filter_load(&spec))
+			_exit(99);
+		_exit(fn());
+	}
+	filter_spec_free(&spec);
+	waitpid(pid, &status, 0);
+	return status;
+}
+
+static int err_is(long r, int e)
+{
+	return r < 0 && errno == e;
+}
+
+static int always(void)
+{
+	int bad = 0;
+
+	bad |= !err_is(ptrace(PTRACE_TRACEME, 0, 0, 0), EPERM) << 0;
+	bad |= !err_is(prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), EPERM) << 1;
+	bad |= !err_is(syscall(SYS_prctl, (1UL << 32) | PR_SET_DUMPABLE, 1, 0, 0, 0), EPERM) << 2;
+	bad |= (prctl(PR_SET_NAME, "t", 0, 0, 0) != 0) << 3;
+	bad |= !err_is(syscall(SYS_unshare, 0x10000000 /* CLONE_NEWUSER */), EPERM) << 4;
+	bad |= !err_is(syscall(SYS_clone3, NULL, 0), ENOSYS) << 5;
+	bad |= !err_is(syscall(SYS_io_uring_setup, 1, NULL), EPERM) << 6;
+	bad |= !err_is(syscall(SYS_personality, 0x0040000 /* ADDR_NO_RANDOMIZE */), EPERM) << 7;
+	bad |= !err_is(syscall(SYS_ioctl, 0, 0x5412 /* TIOCSTI */ | (1UL << 32), "x"), EPERM) << 8;
+	bad |= !err_is(syscall(SYS_mount, "none", "/", "tmpfs", 0, NULL), EPERM) << 9;
+	bad |= (getpid() <= 0) << 10;
+	return bad;
+}
+
+static int profile_errno(void)
+{
+	return err_is(syscall(SYS_fdatasync, 1), EIO) &&
+	       err_is(syscall(SYS_sync_file_range, 1, 0, 0, 0), EIO) ? 0 : 1;
+}
+
+static int killed(void)
+{
+	syscall(SYS_settimeofday, NULL, NULL);
+	return 0;	/* not reached under a kill filter */
+}
+
+static int allowlist(void)
+{
+	/* allowed: write, getpid; not allowed: getcwd -> errno EACCES */
+	char buf[64];
+
+	return getpid() > 0 && err_is(syscall(SYS_getcwd, buf, sizeof(buf)), EACCES) ? 0 : 1;
+}
+
+int main(void)
+{
+	int st;
+
+	st = under_filter("policy = deny-list\n", always);
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	       "an empty deny-list still denies ptrace, dumpable, namespaces, clone3, io_uring, "
+	       "ASLR personality, TIOCSTI (upper bits set), mount");
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		printf("# status 0x%x\n", st);
+	st = under_filter("policy = deny-list\naction = log\ndeny = @debug, @process\n"
+			  "allow = getpid\n", always);
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	       "action = log does not open the always-denied set");
+	st = under_filter("policy = deny-list\ndeny = @sync:EIO\n", profile_errno);
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "deny @sync:EIO returns EIO");
+	st = under_filter("policy = deny-list\ndeny = @clock\naction = kill\n", killed);
+	tap_ok(WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS, "action = kill kills with SIGSYS");
+	st = under_filter("policy = allow-list\nallow = @basic-io\naction = errno\n"
+			  "errno = EACCES\n", allowlist);
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	       "allow-list with @default: allowed calls work, others return the errno");
+	return tap_done();
+}
