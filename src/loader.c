@@ -65,7 +65,6 @@ _Noreturn void loader_stub_jump(const struct loader_stub_args *args);
 extern const char loader_stub_start[], loader_stub_end[];
 
 #define PAGE		LOADER_PAGE
-#define STACK_GUARD	(256 * PAGE)		/* the kernel's stack_guard_gap */
 #define STACK_DEFAULT	(8UL << 20)
 #define STACK_MAX	(1UL << 30)
 
@@ -666,7 +665,7 @@ static int set_mm(const struct loader_image *img)
 		.env_end = st->env_end,
 		.auxv = (__u64 *)st->auxv,
 		/* The kernel keeps at most this much (AT_VECTOR_SIZE on x86_64), AT_NULL last. */
-		.auxv_size = st->auxv_bytes < 416 ? st->auxv_bytes : 416,
+		.auxv_size = (uint32_t)(st->auxv_bytes < 416 ? st->auxv_bytes : 416),
 		.exe_fd = (uint32_t)-1,
 	};
 
@@ -746,7 +745,7 @@ static struct loader_stub_args *stub_table(const struct loader_image *img)
 	keep[n].start = st->base;
 	keep[n++].len = st->size;
 	keep[n].start = (uintptr_t)loader_stub_start;
-	keep[n++].len = (uintptr_t)(loader_stub_end - loader_stub_start);
+	keep[n++].len = (uintptr_t)loader_stub_end - (uintptr_t)loader_stub_start;
 	a = (struct loader_stub_args *)((st->sp - size - 256) & ~(uintptr_t)15);
 	a->sp = st->sp;
 	a->entry = img->interp.mapped ? img->interp.entry : img->prog.entry;
@@ -797,7 +796,7 @@ static int rseq_unregister(struct loader_error *err)
 
 /* The kernel's struct sigaction for rt_sigaction (glibc's differs and hides two signals). */
 struct ksigaction {
-	void *handler;
+	__sighandler_t handler;
 	unsigned long flags;
 	void *restorer;
 	uint64_t mask;
