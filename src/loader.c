@@ -34,6 +34,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -357,9 +358,9 @@ static int is_special(const char *name)
 /* The kernel's special mappings the vDSO needs, as /proc/self/maps names them. */
 static int keep_special_from_proc(struct loader_image *img)
 {
-	char buf[8192], *line, *nl;
+	char buf[4096], *line, *nl;
 	size_t have = 0;
-	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC), found = 0;
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC), found = 0, skip = 0;
 
 	if (fd < 0)
 		return 0;
@@ -370,7 +371,13 @@ static int keep_special_from_proc(struct loader_image *img)
 			break;
 		have += (size_t)n;
 		buf[have] = '\0';
-		for (line = buf; (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
+		line = buf;
+		/* The rest of a line longer than buf (a long path): not a special mapping. */
+		if (skip && (nl = strchr(line, '\n')) != NULL) {
+			line = nl + 1;
+			skip = 0;
+		}
+		for (; !skip && (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
 			unsigned long s, e;
 			int name = -1;
 
@@ -384,15 +391,21 @@ static int keep_special_from_proc(struct loader_image *img)
 		}
 		have -= (size_t)(line - buf);
 		memmove(buf, line, have);
+		if (skip || have == sizeof(buf) - 1) {
+			have = 0;
+			skip = 1;
+		}
 	}
 	close(fd);
 	return found;
 }
 
 /*
- * Without /proc: the vDSO's own size from its ELF headers, and the data pages the kernel puts
- * just below it (4 pages on 6.12, 6 on later kernels), found by probing with msync, which
- * fails with ENOMEM on an unmapped page.
+ * Without /proc (not mounted, or hidden): the vDSO's own size from its ELF headers, and the
+ * data pages the kernel puts just below it (4 pages on 6.12, 6 on later kernels), found by
+ * probing with msync, which fails with ENOMEM on an unmapped page. Up to 8 pages: if one of
+ * credbox's own mappings sits right below the vvar pages, up to that much of it survives the
+ * jump. Only a fallback: with /proc the kernel's names are exact.
  */
 static void keep_special_fallback(struct loader_image *img)
 {
@@ -421,7 +434,9 @@ int loader_prepare(struct loader_image *img, int exec_fd, const char *execfn,
 	struct loader_file *prog, *interp;
 	int ret;
 
-	memset(img, 0, sizeof(*img));
+	/* Everything but the big arrays, which are filled before they are read. */
+	memset(img, 0, offsetof(struct loader_image, keep));
+	img->interp_path[0] = '\0';
 	memset(err, 0, sizeof(*err));
 	if (!execfn || strlen(execfn) >= sizeof(img->execfn))
 		return loader_fail(err, -ENAMETOOLONG, "program name missing or too long");
