@@ -59,8 +59,9 @@ int apply_find_program(const struct plan *plan, char *out, size_t size)
 		const char *end = strchrnul(p, ':');
 		int len = (int)(end - p);
 
-		if (len > 0 && (size_t)snprintf(out, size, "%.*s/%s", len, p, plan->program) < size &&
-		    access(out, F_OK) == 0)
+		int n = len > 0 ? snprintf(out, size, "%.*s/%s", len, p, plan->program) : -1;
+
+		if (n > 0 && (size_t)n < size && access(out, F_OK) == 0)
 			return 0;
 		p = *end ? end + 1 : end;
 	}

@@ -99,8 +99,8 @@ uint64_t landlock_access_rw(int abi)
 {
 	/* Everything but execute and making device nodes (mknod needs a capability anyway). */
 	return (LL_FS_IOCTL_DEV | LL_FS_READ_FILE | LL_FS_READ_DIR | LL_FS_WRITE_FILE |
-		LL_FS_REMOVE_DIR | LL_FS_REMOVE_FILE | LL_FS_MAKE_DIR | LL_FS_MAKE_REG | LL_FS_MAKE_SOCK |
-		LL_FS_MAKE_FIFO | LL_FS_MAKE_SYM | LL_FS_REFER | LL_FS_TRUNCATE) &
+		LL_FS_REMOVE_DIR | LL_FS_REMOVE_FILE | LL_FS_MAKE_DIR | LL_FS_MAKE_REG |
+		LL_FS_MAKE_SOCK | LL_FS_MAKE_FIFO | LL_FS_MAKE_SYM | LL_FS_REFER | LL_FS_TRUNCATE) &
 	       landlock_handled_fs(abi);
 }
 

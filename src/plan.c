@@ -64,7 +64,8 @@ static int add_gid(struct plan_ident *id, gid_t g)
  */
 static int resolve_ident(const struct ident_db *db, const struct pstr *user,
 			 const struct pstr *group, const struct plist *groups, int groups_seen,
-			 int member_default, struct plan_ident *id, struct diag *d, const char *what)
+			 int member_default, struct plan_ident *id, struct diag *d,
+			 const char *what)
 {
 	size_t i;
 	int err = resolve_user(db, user, id, d, what);
@@ -308,7 +309,8 @@ static int build_dirs(const struct policy *pol, const struct ident_db *db, struc
 		plan->ndirs++;
 		snprintf(what, sizeof(what), "[dir %s] owner", pd->name);
 		err = resolve_ident(db, &pd->owner, &pd->group, &pd->groups,
-				    profile_seen(&pd->sec, SEC_DIR, "groups"), 1, &dir->id, d, what);
+				    profile_seen(&pd->sec, SEC_DIR, "groups"), 1, &dir->id, d,
+				    what);
 		if (err) {
 			ret = err;
 			continue;
@@ -323,8 +325,8 @@ static int build_dirs(const struct policy *pol, const struct ident_db *db, struc
 			ret = diag_err(d, pd->owner.line,
 				       "the tree's owner must be another account than [identity] "
 				       "user",
-				       "[dir %s]: the sandboxed user owns the tree, so it could plant "
-				       "hard links in it", pd->name);
+				       "[dir %s]: the sandboxed user owns the tree, so it could "
+				       "plant hard links in it", pd->name);
 	}
 	for (i = 0; i < plan->ndirs; i++) {
 		if (plan->dirs[i].fd >= 0)

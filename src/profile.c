@@ -676,7 +676,8 @@ static void section_begin(struct pctx *c, const char *text)
 			diag_err(c->d, c->line,
 				 "a directory section is [dir NAME]; NAME is letters, digits, "
 				 "'_', '-', '.' (at most 64)",
-				 *name ? "bad directory name \"%s\"" : "[dir] needs a name%s", name);
+				 *name ? "bad directory name \"%s\"" : "[dir] needs a name%s",
+				 name);
 			return;
 		}
 		for (i = 0; i < pol->ndirs; i++) {
@@ -903,8 +904,8 @@ static void check_profile(struct pctx *c)
 		for (j = 0; j < i && dir->fd >= 0; j++) {
 			if (pol->dirs[j].fd == dir->fd)
 				diag_err(c->d, dir->sec.line, NULL,
-					 "[dir %s] and [dir %s] both ask for fd %d", pol->dirs[j].name,
-					 dir->name, dir->fd);
+					 "[dir %s] and [dir %s] both ask for fd %d",
+					 pol->dirs[j].name, dir->name, dir->fd);
 		}
 	}
 }
