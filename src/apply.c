@@ -124,12 +124,7 @@ static int preflight(const struct plan *plan, struct apply_error *err)
 	if (plan->landlock_required && landlock_abi() < 0)
 		return fail(err, APPLY_EXIT_FAILURE, landlock_abi(),
 			    "Landlock is required by the profile but not available");
-#ifndef CREDBOX_HAVE_LOADER
-	/* execve would close every granted fd silently: no fallback to it, ever. */
-	return fail(err, APPLY_EXIT_FAILURE, 0, "no loader available");
-#else
 	return 0;
-#endif
 }
 
 int apply(const struct plan *plan, struct apply_error *err)
@@ -141,10 +136,8 @@ int apply(const struct plan *plan, struct apply_error *err)
 	const char *llpath;
 	size_t i;
 	int e, prog;
-#ifdef CREDBOX_HAVE_LOADER
-	static struct loader_image img;
+	struct loader_image img;
 	struct loader_error lerr;
-#endif
 
 	err->changed = 0;
 	e = preflight(plan, err);
@@ -155,14 +148,10 @@ int apply(const struct plan *plan, struct apply_error *err)
 	prog = open_program(plan, path, sizeof(path), err);
 	if (prog < 0)
 		return prog;
-#ifdef CREDBOX_HAVE_LOADER
 	e = loader_prepare(&img, prog, path, &lerr);
 	close(prog);
 	if (e)
-		return fail(err, lerr.status, 0, "%s: %s", path, lerr.msg);
-#else
-	close(prog);
-#endif
+		return fail(err, lerr.status, 0, "%s", lerr.msg);
 
 	/* 2. Directories opened as their owners (no one can redirect the path or hand us more). */
 	for (i = 0; i < plan->ndirs; i++) {
@@ -194,17 +183,22 @@ int apply(const struct plan *plan, struct apply_error *err)
 		return fail(err, APPLY_EXIT_FAILURE, e, "Landlock%s%s", llpath ? " rule for " : "",
 			    llpath ? llpath : "");
 
+	/*
+	 * The program's stack, and the kernel's view of it (/proc/PID/cmdline, auxv, the brk
+	 * heap after its image), while PR_SET_MM is still allowed: a program must not find
+	 * credbox's arguments or heap where execve would have given it its own.
+	 */
+	e = loader_build_stack(&img, plan->argv, plan->envp, &lerr);
+	if (e)
+		return fail(err, lerr.status ? lerr.status : APPLY_EXIT_FAILURE, 0, "%s",
+			    lerr.msg);
+
 	/* 5. Seccomp, last: the rights cannot leave the process, no other process reaches in. */
 	e = filter_load(&plan->filter);
 	if (e)
 		return fail(err, APPLY_EXIT_FAILURE, e, "loading the seccomp filter");
 
 	/* 6. The loader, never execve (it would close the granted fds). */
-#ifdef CREDBOX_HAVE_LOADER
 	e = loader_enter(&img, plan->argv, plan->envp, &lerr);
-	return fail(err, lerr.status ? lerr.status : APPLY_EXIT_FAILURE, 0, "%s: %s", path,
-		    lerr.msg);
-#else
-	return fail(err, APPLY_EXIT_FAILURE, 0, "no loader available");
-#endif
+	return fail(err, lerr.status ? lerr.status : APPLY_EXIT_FAILURE, 0, "%s", lerr.msg);
 }

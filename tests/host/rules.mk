@@ -7,11 +7,6 @@ HT         := $(B)/tests/host
 HOST_TFLAGS = $(filter-out -O2,$(CFLAGS)) -O1
 FUZZ_TIME  ?= 300
 
-# credbox hands over to the in-process loader once it is in the tree; never to execve.
-ifneq ($(wildcard src/loader.c),)
-$(B)/apply.o: CFLAGS += -DCREDBOX_HAVE_LOADER
-endif
-
 TEST_BINS += $(HT)/t-profile $(HT)/t-privdrop $(HT)/t-landlock $(HT)/t-filter \
 	     $(HT)/t-preopen $(HT)/sysprobe
 ifneq ($(shell command -v clang),)
