@@ -1,0 +1,94 @@
+# tests/vm/lib.sh: shared helpers of the VM tests (sourced, not run).
+#
+#   vm_kernel_env          eval build-kernel --print-env (KSRC KOUT BZIMAGE KHDR ...)
+#   ksft_guest_cmd PROG... a guest shell command running each kselftest program
+#                          between section markers
+#   ksft_merge FILE        turn that output into one TAP stream: every program's
+#                          results renumbered, plans checked per program, a
+#                          non-zero exit without a failure line counted as one
+#   extract_new_file PATCH PATH
+#                          print the file a patch creates (its new-file hunk)
+
+VM_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+VMRUN=$VM_REPO/tests/vm/vm-run
+
+vm_kernel_env() {
+	eval "$("$VM_REPO/kernel-patches/build-kernel" --print-env "$@")"
+}
+
+ksft_guest_cmd() {
+	local p out=
+	for p in "$@"; do
+		out+="echo '@@ksft-begin $p'; $p; echo \"@@ksft-end $p \$?\"; "
+	done
+	echo "$out"
+}
+
+# ksft_merge FILE [START]: print the TAP results (numbered from START+1)
+# without a plan; the last number is written to $KSFT_COUNT_FILE when set.
+ksft_merge() {
+	awk -v start="${2:-0}" -v countfile="${KSFT_COUNT_FILE:-}" '
+		function result(okv, text) {
+			n++
+			printf "%s %d %s\n", okv, n, text
+		}
+		{ sub(/\r$/, "") }
+		/^@@ksft-begin / { prog = $2; plans = 0; got = 0; fails = 0; inprog = 1; next }
+		/^@@ksft-end / {
+			st = $3 + 0
+			if (got != plans)
+				result("not ok", "- " prog ": planned " plans " results, got " got)
+			if (st != 0 && st != 4 && fails == 0)
+				result("not ok", "- " prog " exited with status " st)
+			if (st == 4 && got == 0)
+				result("ok", "- " prog " # SKIP whole program skipped")
+			inprog = 0; seen[prog] = 1; next
+		}
+		/^1\.\.[0-9]+/ { plans += substr($0, 4) + 0; print "# " $0; next }
+		/^(not )?ok [0-9]+/ {
+			okv = ($1 == "ok") ? "ok" : "not ok"
+			line = $0
+			sub(/^(not )?ok [0-9]+ ?/, "", line)
+			if (okv == "not ok" && line !~ /# *TODO/) fails++
+			got++
+			result(okv, "- " (inprog ? prog ": " : "") line)
+			next
+		}
+		/^TAP version/ { next }
+		{ print "# " $0 }
+		BEGIN { n = start }
+		END {
+			if (inprog)
+				result("not ok", "- " prog " did not finish (guest died or timed out)")
+			if (countfile != "") print n > countfile
+		}
+	' "$1"
+}
+
+extract_new_file() {
+	awk -v want="$2" '
+		/^diff --git / { cur = ""; next }
+		/^\+\+\+ b\// { cur = substr($0, 7); next }
+		cur == want && /^@@ -0,0 \+1(,[0-9]+)? @@/ {
+			len = $3; sub(/^\+1,?/, "", len); len = (len == "") ? 1 : len + 0
+			for (i = 0; i < len && (getline l) > 0; i++) {
+				if (l !~ /^\+/) exit 2
+				print substr(l, 2)
+			}
+			found = (i == len); exit
+		}
+		END { exit found ? 0 : 1 }
+	' "$1"
+}
+
+# ksft_cc OUT SRC... [FLAGS]: compile a kselftest program for the guest.
+# Static (the guest has only what the initramfs carries) and without the
+# -fsanitize=address,undefined of the tree's Makefile: those runtimes cannot
+# be linked into a static executable, and they would check the test program,
+# not the kernel under test, which KASAN checks.
+ksft_cc() {
+	local out=$1
+	shift
+	"${CC:-cc}" -static -O2 -g -Wall -D_GNU_SOURCE= -isystem "$KHDR" \
+		-I "$KSRC/tools/testing/selftests" -o "$out" "$@"
+}
