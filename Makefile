@@ -75,6 +75,8 @@ deps:
 	tests/deps install
 kernel:
 	kernel-patches/build-kernel
+run: all $(TEST_BINS) kernel initramfs
+	tests/vm/run-demo
 
 clean:
 	rm -rf $(B)
