@@ -1,0 +1,39 @@
+#!/bin/bash
+# 10-openat2-selftests.t: the kernel tree's own openat2 selftests (openat2_test,
+# resolve_test), built from the patched work tree against its uapi headers and
+# run in the guest; their TAP results are passed through, renumbered.
+# rename_attack_test is slow under TCG and runs in 90-rename-attack.t.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/vm/lib.sh
+vm_kernel_env
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+dir=$KSRC/tools/testing/selftests/openat2
+progs=(openat2_test resolve_test)
+
+built=1
+for p in "${progs[@]}"; do
+	if ! ksft_cc "$tmp/$p" "$dir/$p.c" "$dir/helpers.c" 2>"$tmp/cc.err"; then
+		sed 's/^/# /' "$tmp/cc.err"
+		built=0
+	fi
+done
+if [ "$built" -eq 0 ]; then
+	echo "1..1"
+	echo "not ok 1 - build the openat2 selftests from $dir"
+	exit 1
+fi
+
+adds=()
+for p in "${progs[@]}"; do adds+=(--add "$tmp/$p:/ksft/openat2/$p"); done
+tests/vm/vm-run --timeout 900 "${adds[@]}" -- \
+	"cd /ksft/openat2 && $(ksft_guest_cmd "${progs[@]/#/./}")" >"$tmp/out"
+status=$?
+KSFT_COUNT_FILE=$tmp/count ksft_merge "$tmp/out"
+n=$(cat "$tmp/count")
+if [ "$status" -ne 0 ]; then
+	n=$((n + 1))
+	echo "not ok $n - vm-run exited with status $status"
+fi
+echo "1..$n"
