@@ -27,7 +27,7 @@ fi
 
 adds=()
 for p in "${progs[@]}"; do adds+=(--add "$tmp/$p:/ksft/openat2/$p"); done
-tests/vm/vm-run --timeout 900 "${adds[@]}" -- \
+tests/vm/vm-run --kernel "$BZIMAGE" --timeout 900 "${adds[@]}" -- \
 	"cd /ksft/openat2 && $(ksft_guest_cmd "${progs[@]/#/./}")" >"$tmp/out"
 status=$?
 KSFT_COUNT_FILE=$tmp/count ksft_merge "$tmp/out"

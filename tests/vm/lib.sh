@@ -1,6 +1,9 @@
 # tests/vm/lib.sh: shared helpers of the VM tests (sourced, not run).
 #
-#   vm_kernel_env          eval build-kernel --print-env (KSRC KOUT BZIMAGE KHDR ...)
+#   vm_kernel_env          eval build-kernel --print-env (KSRC KOUT BZIMAGE KHDR ...);
+#                          $CREDBOX_KERNEL_ARGS selects another kernel, e.g.
+#                          CREDBOX_KERNEL_ARGS=--baseline runs a test on the tree
+#                          without the series (tests then pass --kernel "$BZIMAGE")
 #   ksft_guest_cmd PROG... a guest shell command running each kselftest program
 #                          between section markers
 #   ksft_merge FILE        turn that output into one TAP stream: every program's
@@ -13,7 +16,8 @@ VM_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 VMRUN=$VM_REPO/tests/vm/vm-run
 
 vm_kernel_env() {
-	eval "$("$VM_REPO/kernel-patches/build-kernel" --print-env "$@")"
+	# shellcheck disable=SC2086
+	eval "$("$VM_REPO/kernel-patches/build-kernel" --print-env ${CREDBOX_KERNEL_ARGS:-})"
 }
 
 ksft_guest_cmd() {

@@ -1,0 +1,31 @@
+#!/bin/bash
+# 90-rename-attack.t: the kernel tree's openat2 rename_attack_test (RESOLVE_BENEATH
+# and RESOLVE_IN_ROOT against a thread racing renames), in its own boot: it runs
+# for about 14 minutes under TCG, hence the long timeout.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/vm/lib.sh
+vm_kernel_env
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+dir=$KSRC/tools/testing/selftests/openat2
+
+if ! ksft_cc "$tmp/rename_attack_test" "$dir/rename_attack_test.c" "$dir/helpers.c" \
+	2>"$tmp/cc.err"; then
+	sed 's/^/# /' "$tmp/cc.err"
+	echo "1..1"
+	echo "not ok 1 - build rename_attack_test from $dir"
+	exit 1
+fi
+start=$SECONDS
+tests/vm/vm-run --kernel "$BZIMAGE" --timeout 1500 --add "$tmp/rename_attack_test:/ksft/openat2/rename_attack_test" \
+	-- "cd /ksft/openat2 && $(ksft_guest_cmd ./rename_attack_test)" >"$tmp/out"
+status=$?
+echo "# rename_attack_test took $((SECONDS - start)) s in the guest"
+KSFT_COUNT_FILE=$tmp/count ksft_merge "$tmp/out"
+n=$(cat "$tmp/count")
+if [ "$status" -ne 0 ]; then
+	n=$((n + 1))
+	echo "not ok $n - vm-run exited with status $status"
+fi
+echo "1..$n"
