@@ -10,3 +10,26 @@
 
 initramfs: all $(TEST_BINS)
 	tests/vm/vm-run --build-initramfs >/dev/null
+
+# ---- end to end: tests/vm/40-e2e.t, tests/vm/run-demo, tests/vm/bench-credbox ------------------
+# e2e-probe runs under credbox in the guest, once dynamic and once static (both through the
+# loader); e2e-drop is a bare setgroups/setresgid/setresuid/execve launcher (the attacker's
+# and the benchmark's baseline); e2e-openbench and bench-spawn are the benchmark's programs.
+E2E := $(B)/tests/e2e
+TEST_BINS += $(E2E)/e2e-probe $(E2E)/e2e-probe-static $(E2E)/e2e-drop $(E2E)/e2e-openbench \
+	     $(E2E)/bench-spawn
+
+$(E2E)/e2e-probe: tests/vm/e2e/e2e-probe.c $(B)/libcredbox-client.a src/credbox.h src/uapi.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(B)/libcredbox-client.a
+$(E2E)/e2e-probe-static: tests/vm/e2e/e2e-probe.c $(B)/libcredbox-client.a src/credbox.h \
+			 src/uapi.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -static -DE2E_STATIC -o $@ $< $(B)/libcredbox-client.a
+$(E2E)/e2e-openbench: tests/vm/e2e/e2e-openbench.c $(B)/libcredbox-client.a src/credbox.h \
+		      src/uapi.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(B)/libcredbox-client.a
+$(E2E)/%: tests/vm/e2e/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $<

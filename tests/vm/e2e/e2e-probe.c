@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * e2e-probe: the program tests/vm/40-e2e.t runs under credbox in the guest (and, for the
+ * "attack" mode, next to it). Every mode prints one line per check, "ok - WHAT" or
+ * "not ok - WHAT (got X, want Y)", which the test numbers; it exits 0 when all passed.
+ *
+ *   e2e-probe grants              granted trees a (drive), b (other, group dosemu), ro
+ *   e2e-probe refuse              escapes, Landlock, fd passing, denied system calls
+ *   e2e-probe exec                clear FD_CLOEXEC on the grants, then execve afterexec
+ *   e2e-probe afterexec           (the exec'd program) the grants must be gone
+ *   e2e-probe hold                print "ready PID", wait for SIGUSR1, check the grant works
+ *   e2e-probe attack PID FD       another process of the same uid reaches for PID's FD
+ *   e2e-probe kill                call a system call the profile kills for
+ *   e2e-probe ran                 print RAN (bad profiles must never get here)
+ *
+ * The trees, made by tests/vm/e2e/guest.sh: /srv/e2e/a owned by drive (README "alpha",
+ * ESC -> /etc, TOB -> ../b, sub/), /srv/e2e/b owned by other (README "bravo", GROUPONLY
+ * root:dosemu 0040), /srv/e2e/ro owned by drive (README "readonly"); all 0700, files 0600.
+ * Profiles: main.ini and kill.ini in tests/vm/e2e (a at fd 10, b at fd 11).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "credbox.h"
+#include "uapi.h"
+
+#define A_FD 10
+#define B_FD 11
+#define ID_DRIVE 1001
+#define ID_OTHER 1003
+
+static int failures;
+static int check_alive = 1;	/* 0 outside credbox (the attacker has no grant) */
+static const char *kind = "";	/* "dynamic: " or "static: " */
+
+static void result(int good, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok - %s", good ? "" : "not ", kind);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	failures += !good;
+}
+
+static int ret(long r)
+{
+	return r < 0 ? -errno : (int)r;
+}
+
+static const char *ename(int r)
+{
+	static char buf[32];
+
+	if (r >= 0) {
+		snprintf(buf, sizeof(buf), "success (%d)", r);
+		return buf;
+	}
+	return strerrorname_np(-r) ?: "?";
+}
+
+/* The grant still works: the process was not harmed by what it just tried. */
+static int grant_works(void)
+{
+	char buf[16] = "";
+	int fd = credbox_openat("a", "README", O_RDONLY | O_CLOEXEC, 0);
+
+	if (fd < 0)
+		return 0;
+	if (read(fd, buf, sizeof(buf) - 1) < 0)
+		buf[0] = '\0';
+	close(fd);
+	return strncmp(buf, "alpha", 5) == 0;
+}
+
+/* R must be -WANT; closes R if it is an fd. Checks that the grant still works afterwards. */
+static void refused(int r, int want, const char *what)
+{
+	int alive;
+
+	if (r >= 0)
+		close(r);
+	alive = check_alive ? grant_works() : 1;
+	if (r == -want && alive)
+		result(1, "%s: %s", what, ename(-want));
+	else
+		result(0, "%s (got %s, want %s%s)", what, ename(r), ename(-want),
+		       alive ? "" : "; and the grant stopped working");
+}
+
+/*
+ * For calls both credbox's always filter (EPERM) and the profile (its errno, ENODATA here)
+ * deny: the kernel returns the verdict of the filter it evaluates first, either is a refusal.
+ */
+static void denied(int r, const char *what)
+{
+	printf("# %s: %s\n", what, ename(r));
+	refused(r == -ENODATA ? -EPERM : r, EPERM, what);
+}
+
+static int read_all(int fd, char *buf, size_t size)
+{
+	ssize_t n = pread(fd, buf, size - 1, 0);
+
+	buf[n > 0 ? n : 0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';	/* for the messages */
+	return n < 0 ? -errno : (int)n;
+}
+
+/* ---- grants --------------------------------------------------------------------------- */
+
+static void grant_rw(const char *name, int want_fd, const char *readme, uid_t uid, gid_t gid)
+{
+	static const char text[] = "hello from the sandbox\n";
+	char path[64], buf[64];
+	struct stat st;
+	int fd, r;
+
+	fd = credbox_dir(name);
+	result(fd == want_fd, "[%s] credbox_dir finds the grant at fd %d (got %s)", name, want_fd,
+	       ename(fd));
+
+	fd = credbox_openat(name, "README", O_RDONLY | O_CLOEXEC, 0);
+	r = fd >= 0 ? read_all(fd, buf, sizeof(buf)) : fd;
+	result(r > 0 && !strncmp(buf, readme, strlen(readme)),
+	       "[%s] read README (0600, its owner's), got %s", name, r > 0 ? buf : ename(r));
+	if (fd >= 0)
+		close(fd);
+
+	snprintf(path, sizeof(path), "new-%.*s", (int)strcspn(kind, ":"), kind);
+	fd = credbox_openat(name, path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	result(fd >= 0, "[%s] create %s (O_CREAT|O_EXCL) (%s)", name, path, ename(fd));
+	if (fd < 0)
+		return;
+	r = ret(write(fd, text, sizeof(text) - 1));
+	result(r == sizeof(text) - 1, "[%s] write to it (%s)", name, ename(r));
+	r = ret(fstat(fd, &st));
+	result(!r && st.st_uid == uid && st.st_gid == gid,
+	       "[%s] the new file is owned by %u:%u, the grant's identity (got %u:%u)", name, uid,
+	       gid, st.st_uid, st.st_gid);
+	close(fd);
+
+	fd = credbox_openat(name, path, O_RDWR | O_TRUNC | O_CLOEXEC, 0);
+	r = fd >= 0 ? ret(fstat(fd, &st)) : fd;
+	result(!r && st.st_size == 0, "[%s] reopen with O_TRUNC: size 0 (%s, size %lld)", name,
+	       ename(r), r ? -1LL : (long long)st.st_size);
+	if (fd < 0)
+		return;
+	r = ret(ftruncate(fd, 4096));
+	if (!r)
+		r = ret(fstat(fd, &st));
+	result(!r && st.st_size == 4096, "[%s] ftruncate to 4096 (%s)", name, ename(r));
+	r = ret(pwrite(fd, "abc", 3, 0));
+	close(fd);
+	fd = credbox_openat(name, path, O_RDONLY | O_CLOEXEC, 0);
+	r = fd >= 0 ? read_all(fd, buf, 4) : fd;
+	result(r == 3 && !strcmp(buf, "abc"), "[%s] read back what was written (%s)", name,
+	       ename(r));
+	if (fd >= 0)
+		close(fd);
+}
+
+static int mode_grants(void)
+{
+	char buf[64];
+	int fd, r;
+
+	grant_rw("a", A_FD, "alpha", ID_DRIVE, ID_DRIVE);
+	grant_rw("b", B_FD, "bravo", ID_OTHER, ID_OTHER);
+
+	/* b's identity carries the supplementary group dosemu: a 0040 root:dosemu file. */
+	fd = credbox_openat("b", "GROUPONLY", O_RDONLY | O_CLOEXEC, 0);
+	r = fd >= 0 ? read_all(fd, buf, sizeof(buf)) : fd;
+	result(r > 0, "[b] read GROUPONLY (root:dosemu 0040) through b's supplementary group (%s)",
+	       ename(r));
+	if (fd >= 0)
+		close(fd);
+
+	/* Only opens through the flag borrow the identity: the program's own calls do not. */
+	fd = credbox_dir("a");
+	refused(ret(openat(fd, "README", O_RDONLY | O_CLOEXEC)), EACCES,
+		"[a] plain openat() on the grant fd uses the program's own identity");
+	refused(ret(mkdirat(fd, "newdir", 0700)), EACCES,
+		"[a] mkdirat() on the grant fd uses the program's own identity");
+
+	/* The read-only grant: drive's identity could write, Landlock says no. */
+	fd = credbox_openat("ro", "README", O_RDONLY | O_CLOEXEC, 0);
+	r = fd >= 0 ? read_all(fd, buf, sizeof(buf)) : fd;
+	result(r > 0 && !strncmp(buf, "readonly", 8), "[ro] read README (%s)", ename(r));
+	if (fd >= 0)
+		close(fd);
+	refused(credbox_openat("ro", "README", O_WRONLY | O_CLOEXEC, 0), EACCES,
+		"[ro] open README for writing (Landlock)");
+	refused(credbox_openat("ro", "README", O_RDONLY | O_TRUNC | O_CLOEXEC, 0), EACCES,
+		"[ro] truncate README with O_TRUNC (Landlock)");
+	refused(credbox_openat("ro", "NEW", O_WRONLY | O_CREAT | O_CLOEXEC, 0600), EACCES,
+		"[ro] create a file (Landlock)");
+	return failures ? 1 : 0;
+}
+
+/* ---- refusals ------------------------------------------------------------------------- */
+
+static int send_fd(int fd)
+{
+	char data = '.', ctl[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec io = { .iov_base = &data, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &io, .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof(ctl),
+	};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+	int sv[2], r;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return -errno;
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	r = ret(sendmsg(sv[0], &msg, 0));
+	if (r >= 0) {
+		/* Sent: receive it, so that the caller sees a real fd crossed over. */
+		msg.msg_controllen = sizeof(ctl);
+		r = ret(recvmsg(sv[1], &msg, MSG_CMSG_CLOEXEC));
+		if (r >= 0 && (cm = CMSG_FIRSTHDR(&msg)) && cm->cmsg_type == SCM_RIGHTS) {
+			memcpy(&r, CMSG_DATA(cm), sizeof(int));
+			close(r);
+			r = 0;
+		}
+	}
+	close(sv[0]);
+	close(sv[1]);
+	return r;
+}
+
+static int raw_openat2(int dirfd, const char *path, __u64 flags, __u64 resolve)
+{
+	struct open_how how = { .flags = flags, .resolve = resolve };
+
+	return ret(syscall(SYS_openat2, dirfd, path, &how, sizeof(how)));
+}
+
+static int mode_refuse(void)
+{
+	int a = credbox_dir("a"), fd, r, pidfd;
+	char path[64];
+
+	result(a == A_FD && grant_works(), "grant a works before the attempts");
+
+	/* Outside every grant: Landlock (DAC alone would allow the 0644 files). */
+	refused(ret(open("/etc/passwd", O_RDONLY | O_CLOEXEC)), EACCES,
+		"open /etc/passwd, outside every grant (Landlock)");
+	refused(ret(open("/srv/e2e/pub/pub.txt", O_RDONLY | O_CLOEXEC)), EACCES,
+		"open a world-readable file outside every grant (Landlock)");
+	refused(ret(open("/srv/e2e/a/README", O_RDONLY | O_CLOEXEC)), EACCES,
+		"open a granted file by its path, without the grant");
+
+	/* Out of the tree through the grant: RESOLVE_BENEATH. */
+	refused(credbox_openat("a", "../b/README", O_RDONLY | O_CLOEXEC, 0), EXDEV,
+		"credbox_openat a ../b/README");
+	refused(credbox_openat("a", "sub/../../b/README", O_RDONLY | O_CLOEXEC, 0), EXDEV,
+		"credbox_openat a sub/../../b/README");
+	refused(credbox_openat("a", "../ESCAPED", O_WRONLY | O_CREAT | O_CLOEXEC, 0600), EXDEV,
+		"credbox_openat a ../ESCAPED with O_CREAT");
+	refused(credbox_openat("a", "/etc/passwd", O_RDONLY | O_CLOEXEC, 0), EXDEV,
+		"credbox_openat a /etc/passwd (absolute path)");
+	refused(credbox_openat("a", "ESC/passwd", O_RDONLY | O_CLOEXEC, 0), EXDEV,
+		"credbox_openat a ESC/passwd (symlink to /etc)");
+	refused(credbox_openat("a", "TOB/README", O_RDONLY | O_CLOEXEC, 0), EXDEV,
+		"credbox_openat a TOB/README (symlink to ../b, another grant)");
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/README", a);
+	refused(credbox_openat("a", path, O_RDONLY | O_CLOEXEC, 0), EXDEV,
+		"credbox_openat a /proc/self/fd/N/README");
+
+	/* The kernel's own rules for the flag, whatever the client library does. */
+	refused(raw_openat2(a, "README", O_RDONLY | O_CLOEXEC | OA2_CRED_INHERIT, 0), EPERM,
+		"openat2 OA2_CRED_INHERIT without RESOLVE_BENEATH");
+	refused(raw_openat2(AT_FDCWD, "/srv/e2e/a/README", O_RDONLY | OA2_CRED_INHERIT,
+			    RESOLVE_BENEATH), EINVAL,
+		"openat2 OA2_CRED_INHERIT from AT_FDCWD");
+
+	/* Reopening through procfs uses the program's own identity. */
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", a);
+	refused(ret(open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)), EACCES,
+		"reopen the grant through /proc/self/fd/N");
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/README", a);
+	refused(ret(open(path, O_RDONLY | O_CLOEXEC)), EACCES,
+		"open /proc/self/fd/N/README");
+
+	/* The rights never leave the process. */
+	refused(send_fd(a), EPERM, "send the grant fd over a unix socket (SCM_RIGHTS)");
+	fd = dup(a);
+	refused(send_fd(fd), EPERM, "send a dup of the grant fd over a unix socket");
+	close(fd);
+	fd = credbox_openat("a", "README", O_RDONLY | O_CLOEXEC, 0);
+	r = send_fd(fd);
+	result(r == 0, "control: a file opened through the grant can be sent (%s)", ename(r));
+	if (fd >= 0)
+		close(fd);
+	pidfd = ret(syscall(SYS_pidfd_open, getpid(), 0));
+	denied(pidfd < 0 ? pidfd : ret(syscall(SYS_pidfd_getfd, pidfd, a, 0)),
+	       "pidfd_getfd on its own grant fd");
+	if (pidfd >= 0)
+		close(pidfd);
+	denied(ret(ptrace(PTRACE_TRACEME, 0, 0, 0)), "ptrace(PTRACE_TRACEME)");
+	refused(ret(prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)), EPERM, "prctl(PR_SET_DUMPABLE, 1)");
+	r = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+	result(r == 0, "the process is not dumpable (PR_GET_DUMPABLE %d)", r);
+	denied(ret(syscall(SYS_io_uring_setup, 1, NULL)), "io_uring_setup");
+
+	/* What the profile denies: a per-call errno, and the profile's action = errno. */
+	fd = credbox_openat("a", "README", O_RDONLY | O_CLOEXEC, 0);
+	refused(fd < 0 ? fd : ret(fchown(fd, ID_DRIVE, ID_DRIVE)), EROFS,
+		"fchown, denied by the profile as @chown:EROFS");
+	if (fd >= 0)
+		close(fd);
+	refused(ret(sethostname("x", 1)), ENODATA,
+		"sethostname, not in the allow-list: action = errno, errno = ENODATA");
+	refused(ret(setuid(0)), ENODATA, "setuid(0), not in the allow-list");
+	result(getuid() == 1002 && geteuid() == 1002 && getgid() == 1002,
+	       "still uid/gid 1002 (sandbox) at the end");
+	return failures ? 1 : 0;
+}
+
+/* ---- execve ---------------------------------------------------------------------------- */
+
+static int mode_exec(const char *self)
+{
+	char *const argv[] = { (char *)self, "afterexec", NULL };
+	extern char **environ;
+	int a = credbox_dir("a"), r, ctl;
+
+	/* Every way to ask for the fd to survive: FD_CLOEXEC cleared, a dup without it. */
+	r = fcntl(a, F_SETFD, 0);
+	result(a == A_FD && r == 0, "clear FD_CLOEXEC on grant a (fd %d)", a);
+	r = dup2(a, 20);
+	result(r == 20 && fcntl(20, F_GETFD) == 0, "dup2 grant a to fd 20 without FD_CLOEXEC");
+	/* Control: a file opened through the grant, without O_CLOEXEC, survives execve. */
+	ctl = credbox_openat("a", "README", O_RDONLY, 0);
+	r = ctl >= 0 ? dup2(ctl, 30) : ctl;
+	if (ctl >= 0)
+		close(ctl);
+	result(r == 30, "control: README opened through the grant at fd 30, no FD_CLOEXEC");
+	fflush(stdout);
+	execve(self, argv, environ);
+	result(0, "execve %s (%s)", self, ename(-errno));
+	return 1;
+}
+
+static int mode_afterexec(void)
+{
+	char seen[256] = "", buf[16];
+	struct dirent *de;
+	int has[1024] = { 0 }, cred = 0, r;
+	DIR *d = opendir("/proc/self/fd");
+
+	result(d != NULL, "after execve: /proc/self/fd can be listed (%s)", d ? "yes" : "no");
+	if (!d)
+		return 1;
+	while ((de = readdir(d))) {
+		int n = atoi(de->d_name);
+
+		if (de->d_name[0] == '.' || n == dirfd(d))
+			continue;
+		if (n >= 0 && n < 1024)
+			has[n] = 1;
+		r = fcntl(n, F_GETFL);
+		cred += r >= 0 && (r & O_CRED_ALLOW);
+		if (strlen(seen) + strlen(de->d_name) + 2 < sizeof(seen))
+			strcat(strcat(seen, " "), de->d_name);
+	}
+	closedir(d);
+	printf("# after execve, /proc/self/fd lists:%s\n", seen);
+	result(!has[A_FD], "after execve: fd %d (the grant, FD_CLOEXEC cleared) is gone", A_FD);
+	result(!has[20], "after execve: fd 20 (a dup of the grant) is gone");
+	result(!has[B_FD], "after execve: fd %d (grant b) is gone", B_FD);
+	result(!cred, "after execve: no open fd has O_CRED_ALLOW (%d found)", cred);
+	result(has[30] && read_all(30, buf, sizeof(buf)) > 0 && !strncmp(buf, "alpha", 5),
+	       "after execve: control fd 30 (an ordinary file) is still open and readable");
+	r = ret(fcntl(A_FD, F_GETFD));
+	result(r == -EBADF, "after execve: fcntl(%d, F_GETFD) is EBADF (%s)", A_FD, ename(r));
+	r = credbox_dir("a");
+	result(r == -EBADF, "after execve: credbox_dir(\"a\") is -EBADF although CREDBOX_DIRS "
+	       "still names it (%s)", ename(r));
+	return failures ? 1 : 0;
+}
+
+/* ---- another process of the same uid --------------------------------------------------- */
+
+static volatile sig_atomic_t go;
+
+static void on_usr1(int sig)
+{
+	go = 1;
+}
+
+static int mode_hold(void)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	sigset_t none;
+
+	sigaction(SIGUSR1, &sa, NULL);
+	sigemptyset(&none);
+	printf("# ready %d %d\n", getpid(), credbox_dir("a"));
+	fflush(stdout);
+	alarm(300);	/* never hang a test run */
+	while (!go)
+		sigsuspend(&none);
+	result(grant_works(), "the held process's grant still works after the attacks");
+	result(prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) == 0, "the held process is still not dumpable");
+	return failures ? 1 : 0;
+}
+
+static int mode_attack(pid_t pid, int fd)
+{
+	char path[64], buf[64];
+	struct iovec local = { .iov_base = buf, .iov_len = 8 };
+	struct iovec remote = { .iov_base = (void *)0x400000, .iov_len = 8 };
+	int pidfd, r;
+
+	result(getuid() == 1002 && geteuid() == 1002, "attacker runs as sandbox (uid 1002), "
+	       "the sandboxed program's uid");
+	refused(ret(open("/srv/e2e/a/README", O_RDONLY)), EACCES,
+		"attacker: open the granted file by its path");
+	pidfd = ret(syscall(SYS_pidfd_open, pid, 0));
+	printf("# attacker: pidfd_open(%d) gives %s\n", pid, ename(pidfd));
+	refused(pidfd < 0 ? pidfd : ret(syscall(SYS_pidfd_getfd, pidfd, fd, 0)), EPERM,
+		"attacker: pidfd_getfd of the grant fd");
+	if (pidfd >= 0)
+		close(pidfd);
+	refused(ret(ptrace(PTRACE_ATTACH, pid, 0, 0)), EPERM, "attacker: ptrace(PTRACE_ATTACH)");
+	refused(ret(ptrace(PTRACE_SEIZE, pid, 0, 0)), EPERM, "attacker: ptrace(PTRACE_SEIZE)");
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", pid, fd);
+	refused(ret(open(path, O_RDONLY | O_DIRECTORY)), EACCES, "attacker: open /proc/PID/fd/N");
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d/README", pid, fd);
+	refused(ret(open(path, O_RDONLY)), EACCES, "attacker: open /proc/PID/fd/N/README");
+	r = ret(syscall(SYS_process_vm_readv, pid, &local, 1, &remote, 1, 0));
+	refused(r, EPERM, "attacker: process_vm_readv");
+	return failures ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *m = argc > 1 ? argv[1] : "";
+	unsigned long execfn = getauxval(AT_EXECFN);
+
+#ifdef E2E_STATIC
+	kind = "static: ";
+#else
+	kind = "dynamic: ";
+#endif
+	if (!strcmp(m, "attack") || !strcmp(m, "hold"))
+		kind = "";
+	if (!strcmp(m, "attack"))
+		check_alive = 0;
+	if (!strcmp(m, "grants"))
+		return mode_grants();
+	if (!strcmp(m, "refuse"))
+		return mode_refuse();
+	if (!strcmp(m, "exec"))
+		return mode_exec(execfn ? (const char *)execfn : argv[0]);
+	if (!strcmp(m, "afterexec"))
+		return mode_afterexec();
+	if (!strcmp(m, "hold"))
+		return mode_hold();
+	if (!strcmp(m, "attack") && argc == 4)
+		return mode_attack(atoi(argv[2]), atoi(argv[3]));
+	if (!strcmp(m, "kill")) {
+		printf("# calling sethostname, which the profile kills for\n");
+		fflush(stdout);
+		sethostname("x", 1);
+		printf("still alive after sethostname\n");
+		return 1;
+	}
+	if (!strcmp(m, "ran")) {
+		printf("RAN\n");
+		return 0;
+	}
+	fprintf(stderr, "usage: e2e-probe grants|refuse|exec|afterexec|hold|attack PID FD|kill|ran\n");
+	return 2;
+}
