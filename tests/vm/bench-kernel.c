@@ -9,7 +9,12 @@
  *   bench-kernel all                            both, with the defaults
  *
  * Output is one key=value pair per line, for scripts:
- *   exec_fds, exec_count, exec_rounds, exec_ns (median ns per execve)
+ *   exec_fds, exec_count, exec_rounds, exec_ns (median ns per execve), ref_ns
+ *   (a fixed userspace loop timed around every exec round) and exec_norm
+ *   (median of exec ns / ref ns per round: under TCG the guest's speed follows
+ *   the host's load, which the reference loop measures; ratios of exec_norm
+ *   between boots are steadier than ratios of exec_ns) and exec_min_ns (the
+ *   fastest round: load on the host only ever adds time)
  *   open_supported, open_count, open_rounds, open_plain_ns, and with the series
  *   open_inherit_ns (median ns per open+close) and open_ratio (median of the
  *   per-round inherit/plain ratios)
@@ -112,6 +117,18 @@ static double exec_round(long execs)
 	return atof(buf) / (execs + 1);
 }
 
+/* ns taken by a fixed amount of userspace work, independent of the kernel. */
+static double ref_round(void)
+{
+	long long t0 = now_ns();
+	volatile unsigned int x = 1;
+	long i;
+
+	for (i = 0; i < 4000000; i++)
+		x = x * 1103515245u + 12345u;
+	return (double)(now_ns() - t0);
+}
+
 /* Fills the fd table with @nfds plain fds (no FD_CLOEXEC: they stay open). */
 static int open_many(int nfds)
 {
@@ -131,7 +148,7 @@ static int open_many(int nfds)
 
 static int bench_exec(int nfds, long execs, int rounds)
 {
-	double v[MAX_ROUNDS];
+	double v[MAX_ROUNDS], ref[MAX_ROUNDS], norm[MAX_ROUNDS];
 	int i, err;
 
 	err = open_many(nfds);
@@ -141,14 +158,20 @@ static int bench_exec(int nfds, long execs, int rounds)
 	}
 	exec_round(execs / 10 + 1);	/* warm the page cache and the slabs */
 	for (i = 0; i < rounds; i++) {
+		ref[i] = ref_round();
 		v[i] = exec_round(execs);
+		ref[i] = (ref[i] + ref_round()) / 2;
 		if (v[i] < 0) {
 			fprintf(stderr, "bench-kernel: exec round failed\n");
 			return 1;
 		}
+		norm[i] = v[i] / ref[i];
 	}
-	printf("exec_fds=%d\nexec_count=%ld\nexec_rounds=%d\nexec_ns=%.0f\n",
-	       nfds, execs, rounds, median(v, rounds));
+	printf("exec_fds=%d\nexec_count=%ld\nexec_rounds=%d\nexec_ns=%.0f\nref_ns=%.0f\n"
+	       "exec_norm=%.6f\n", nfds, execs, rounds, median(v, rounds), median(ref, rounds),
+	       median(norm, rounds));
+	/* median() sorted v: v[0] is the fastest round, the least disturbed */
+	printf("exec_min_ns=%.0f\n", v[0]);
 	return 0;
 }
 
