@@ -133,7 +133,7 @@ bad bad-root-owner 'root' <<-'EOF'
 	owner = root
 	access = rw
 	EOF
-bad bad-proc 'proc' <<-'EOF'
+bad bad-proc '/proc: proc: ' <<-'EOF'
 	[dir p]
 	path = /proc
 	owner = drive
@@ -157,7 +157,7 @@ bad bad-mount-inside 'mount point' <<-'EOF'
 	owner = drive
 	access = rw
 	EOF
-bad bad-symlink-path 'openat2|link|ELOOP' <<-'EOF'
+bad bad-symlink-path 'symbolic links' <<-'EOF'
 	[dir l]
 	path = /srv/e2e/link
 	owner = drive
