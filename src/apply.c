@@ -105,8 +105,12 @@ static int open_program(const struct plan *plan, char *path, size_t size,
 	return fd;
 }
 
-/* Step 0: everything that can fail without changing anything. */
-static int preflight(const struct plan *plan, struct apply_error *err)
+/*
+ * Step 0: everything that can fail without changing anything. The seccomp filters are
+ * compiled here too: they are loaded after loader_build_stack has moved brk, when glibc's
+ * sbrk points into memory that is no longer the heap and nothing may allocate any more.
+ */
+static int preflight(const struct plan *plan, struct filter_bpf *bpf, struct apply_error *err)
 {
 	int e;
 
@@ -124,6 +128,9 @@ static int preflight(const struct plan *plan, struct apply_error *err)
 	if (plan->landlock_required && landlock_abi() < 0)
 		return fail(err, APPLY_EXIT_FAILURE, landlock_abi(),
 			    "Landlock is required by the profile but not available");
+	e = filter_compile(&plan->filter, bpf);
+	if (e)
+		return fail(err, APPLY_EXIT_FAILURE, e, "compiling the seccomp filter");
 	return 0;
 }
 
@@ -134,13 +141,14 @@ int apply(const struct plan *plan, struct apply_error *err)
 	struct preopen_error perr;
 	struct privdrop_error derr;
 	const char *llpath;
+	struct filter_bpf bpf;
 	size_t i;
 	int e, prog;
 	struct loader_image img;
 	struct loader_error lerr;
 
 	err->changed = 0;
-	e = preflight(plan, err);
+	e = preflight(plan, &bpf, err);
 	if (e)
 		return e;
 
@@ -194,7 +202,7 @@ int apply(const struct plan *plan, struct apply_error *err)
 			    lerr.msg);
 
 	/* 5. Seccomp, last: the rights cannot leave the process, no other process reaches in. */
-	e = filter_load(&plan->filter);
+	e = filter_install(&bpf);
 	if (e)
 		return fail(err, APPLY_EXIT_FAILURE, e, "loading the seccomp filter");
 

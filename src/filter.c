@@ -9,6 +9,12 @@
 #include <sys/ioctl.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 
 #include <sched.h>
 #include <seccomp.h>
@@ -653,4 +659,78 @@ int filter_load(const struct filter_spec *spec)
 	seccomp_release(a);
 	seccomp_release(p);
 	return err;
+}
+
+/* Export CTX as raw BPF into a fresh buffer, through a memfd (libseccomp 2.5 has no memory export). */
+static int export_bpf(scmp_filter_ctx ctx, void **insns, unsigned short *len)
+{
+	struct stat st;
+	void *buf = NULL;
+	int fd, err;
+
+	fd = memfd_create("credbox-bpf", MFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = seccomp_export_bpf(ctx, fd);
+	if (!err && fstat(fd, &st))
+		err = -errno;
+	if (!err && (st.st_size <= 0 || st.st_size % sizeof(struct sock_filter) ||
+		     st.st_size / sizeof(struct sock_filter) > BPF_MAXINSNS))
+		err = -E2BIG;
+	if (!err && !(buf = malloc(st.st_size)))
+		err = -ENOMEM;
+	if (!err && pread(fd, buf, st.st_size, 0) != st.st_size)
+		err = -EIO;
+	close(fd);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	*insns = buf;
+	*len = (unsigned short)(st.st_size / sizeof(struct sock_filter));
+	return 0;
+}
+
+int filter_compile(const struct filter_spec *spec, struct filter_bpf *out)
+{
+	scmp_filter_ctx a, p;
+	int err = build_always(&a);
+
+	memset(out, 0, sizeof(*out));
+	if (err)
+		return err;
+	err = build_profile(spec, &p);
+	if (err) {
+		seccomp_release(a);
+		return err;
+	}
+	err = export_bpf(a, &out->insns[0], &out->len[0]);
+	if (!err)
+		err = export_bpf(p, &out->insns[1], &out->len[1]);
+	seccomp_release(a);
+	seccomp_release(p);
+	if (err)
+		filter_bpf_free(out);
+	return err;
+}
+
+int filter_install(const struct filter_bpf *bpf)
+{
+	int i;
+
+	/* The always filter first: the profile's may deny seccomp(2) itself. */
+	for (i = 0; i < 2; i++) {
+		struct sock_fprog prog = { .len = bpf->len[i], .filter = bpf->insns[i] };
+
+		if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+			return -errno;
+	}
+	return 0;
+}
+
+void filter_bpf_free(struct filter_bpf *bpf)
+{
+	free(bpf->insns[0]);
+	free(bpf->insns[1]);
+	memset(bpf, 0, sizeof(*bpf));
 }

@@ -74,4 +74,18 @@ int filter_print(const struct filter_spec *spec, int fd);
 /* Load both filters into the calling process (no_new_privs must be set). 0 or -errno. */
 int filter_load(const struct filter_spec *spec);
 
+/*
+ * The same in two steps, for a caller whose heap must not be touched between them:
+ * filter_compile builds both BPF programs (libseccomp allocates a lot); filter_install loads
+ * them with seccomp(2) and allocates nothing. After the loader moved brk with PR_SET_MM_MAP,
+ * glibc's sbrk would hand out unmapped memory: nothing may call malloc any more.
+ */
+struct filter_bpf {
+	void *insns[2];			/* struct sock_filter[], always filter first */
+	unsigned short len[2];
+};
+int filter_compile(const struct filter_spec *spec, struct filter_bpf *out);
+int filter_install(const struct filter_bpf *bpf);
+void filter_bpf_free(struct filter_bpf *bpf);
+
 #endif /* CREDBOX_FILTER_H */

@@ -126,7 +126,9 @@ int loader_prepare(struct loader_image *img, int exec_fd, const char *execfn,
  * environment, /proc/PID/auxv its auxv, and its brk heap starts after its own image, as after
  * execve. Without it (or on a kernel without CONFIG_CHECKPOINT_RESTORE, where that prctl does
  * not exist: not an error), loader_enter builds the stack and those stay credbox's. From here
- * on credbox's own malloc no longer grows the brk heap (glibc falls back to mmap).
+ * on the caller must not allocate: its glibc still caches the old break, and when the kernel
+ * refuses a brk() below the new heap it returns the new, higher break, which glibc takes for
+ * success, so malloc would hand out unmapped memory.
  */
 int loader_build_stack(struct loader_image *img, char *const argv[], char *const envp[],
 		       struct loader_error *err);
