@@ -84,7 +84,7 @@ $VMRUN -- 'echo "WARNING: CPU: 0 PID: 1 at fs/fake.c:1 credbox_vm_sanity_fixture
 	>/dev/null 2>"$tmp/err"
 status=$?
 check "a kernel WARNING on the guest console fails the run (exit 125, lines shown)" \
-	[ "$status" -eq 125 ] -a -n "$(grep credbox_vm_sanity_fixture "$tmp/err")"
+	[ "$status" -eq 125 -a -n "$(grep credbox_vm_sanity_fixture "$tmp/err")" ]
 
 # --- a guest that never reports a status fails
 $VMRUN --timeout 5 -- 'sleep 100' >/dev/null 2>&1
