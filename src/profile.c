@@ -556,6 +556,7 @@ static const struct profile_key keys[] = {
 	  F(struct policy_dir, trust_symlinks), "no",
 	  "Follow symbolic links in path when opening the directory." },
 };
+_Static_assert(sizeof(keys) / sizeof(keys[0]) <= PROFILE_MAX_KEYS, "raise PROFILE_MAX_KEYS");
 
 static const char *const section_names[SEC_COUNT] = {
 	[SEC_PROGRAM] = "program",
@@ -601,7 +602,7 @@ int profile_seen(const struct psec *sec, enum profile_section s, const char *key
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		if (keys[i].section == s && !strcmp(keys[i].name, key))
-			return !!(sec->seen & (1ULL << i));
+			return sec->key_line[i];
 	}
 	return 0;
 }
@@ -767,12 +768,13 @@ static int on_key(void *user, const char *section, const char *name, const char 
 
 		if (k->section != c->cur || strcmp(k->name, name))
 			continue;
-		if ((c->cur_sec->seen & (1ULL << i)) && !(k->flags & KEY_REPEAT)) {
+		if (c->cur_sec->key_line[i] && !(k->flags & KEY_REPEAT)) {
 			diag_err(c->d, c->line, NULL, "duplicate key \"%s\" in %s", name,
 				 c->cur_label);
 			return 1;
 		}
-		c->cur_sec->seen |= 1ULL << i;
+		if (!c->cur_sec->key_line[i])
+			c->cur_sec->key_line[i] = c->line;
 		k->parse(c, k, (char *)c->cur_base + k->offset, value);
 		return 1;
 	}
@@ -867,7 +869,7 @@ static void check_required(struct pctx *c, enum profile_section s, const struct 
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		if (keys[i].section == s && (keys[i].flags & KEY_REQUIRED) &&
-		    !(sec->seen & (1ULL << i)))
+		    !sec->key_line[i])
 			diag_err(c->d, sec->line, NULL, "missing required key \"%s\" in %s",
 				 keys[i].name, label);
 	}

@@ -17,6 +17,7 @@
 #define PROFILE_MAX_DIRS	64
 #define PROFILE_FD_MIN		3
 #define PROFILE_FD_MAX		1023
+#define PROFILE_MAX_KEYS	48	/* rows of the key table */
 
 /* A string with the line it came from (for errors found after parsing). */
 struct pstr {
@@ -48,7 +49,7 @@ enum p_sc_action { SC_ACT_KILL, SC_ACT_ERRNO, SC_ACT_LOG };
 /* Bookkeeping common to every section instance. */
 struct psec {
 	int line;		/* line of the [header]; 0: section absent */
-	uint64_t seen;		/* bit i: key i of the table was set */
+	int key_line[PROFILE_MAX_KEYS];	/* [i]: where key i of the table was first set, or 0 */
 };
 
 struct policy_program {
@@ -137,7 +138,10 @@ const char *profile_section_name(enum profile_section s);
 int profile_parse_buffer(const char *buf, size_t len, struct policy *pol, struct diag *d);
 void profile_free(struct policy *pol);
 
-/* Whether the profile set key in this section instance (for keys whose empty value counts). */
+/*
+ * Whether the profile set key in this section instance (for keys whose empty value counts):
+ * the line where it was first set, or 0.
+ */
 int profile_seen(const struct psec *sec, enum profile_section s, const char *key);
 
 /* Split a [seccomp] deny entry "name:ERRNO" (errno -1 when absent); 0 or -EINVAL. */
