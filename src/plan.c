@@ -164,6 +164,7 @@ static int build_argv(const struct policy *pol, char *const cmd[], size_t ncmd,
 		return diag_err(d, p->sec.line, "name it after the options: credbox --profile "
 				"FILE -- PROGRAM [ARG...]", "no program to run");
 	plan->program = strdup(p->path.s);
+	plan->program_line = p->path.line;
 	err = vec_push(&plan->argv, &n, strdup(p->path.s));
 	if (ncmd) {
 		for (i = 0; !err && i < ncmd; i++)
@@ -353,12 +354,13 @@ static int build_paths(const struct policy *pol, struct plan *plan)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		int rw = i >= pol->fs.ro.n;
-		const char *p = rw ? pol->fs.rw.v[i - pol->fs.ro.n].s : pol->fs.ro.v[i].s;
+		const struct pstr *p = rw ? &pol->fs.rw.v[i - pol->fs.ro.n] : &pol->fs.ro.v[i];
 		struct plan_path *pp = &plan->paths[plan->npaths++];
 
-		pp->optional = p[0] == '-';
-		pp->path = pp->optional ? p + 1 : p;
+		pp->optional = p->s[0] == '-';
+		pp->path = pp->optional ? p->s + 1 : p->s;
 		pp->rw = rw;
+		pp->line = p->line;
 	}
 	plan->landlock_required = pol->fs.landlock == LANDLOCK_REQUIRED;
 	return 0;

@@ -38,12 +38,14 @@ struct plan_path {
 	const char *path;	/* without the '-' marker */
 	int optional;
 	int rw;
+	int line;		/* in the profile */
 };
 
 struct plan {
 	const struct policy *pol;
 	struct plan_ident run;		/* the sandboxed identity */
 	char *program;			/* as given: absolute, or a name searched in PATH */
+	int program_line;		/* of [program] path; 0: named on the command line */
 	char **argv;			/* NULL-terminated */
 	char **envp;			/* NULL-terminated, CREDBOX_DIRS included */
 	struct plan_dir dirs[PROFILE_MAX_DIRS];

@@ -30,7 +30,8 @@ static int expect_open(const char *rel, int flags, int want_errno)
 
 static int child(void)
 {
-	struct plan_path paths[] = { { "/nonexistent-credbox", 1, 0 }, { "/dev/null", 0, 1 } };
+	struct plan_path paths[] = { { .path = "/nonexistent-credbox", .optional = 1 },
+				     { .path = "/dev/null", .rw = 1 } };
 	struct plan plan;
 	const char *failed;
 	int fds[2], bad = 0;
