@@ -12,10 +12,16 @@
 #define APPLY_EXIT_CANNOT_RUN	126	/* the program was found but cannot run */
 #define APPLY_EXIT_NOT_FOUND	127	/* the program was not found */
 
+/*
+ * What main prints: "PROFILE:LINE: msg" (line > 0: the key at fault), "PROFILE: msg" (0: the
+ * profile as a whole) or "credbox: msg" (< 0: not the profile's doing), then "hint: ...".
+ */
 struct apply_error {
 	int status;		/* exit status for main */
 	int changed;		/* 0: nothing in the process had changed yet */
-	char msg[768];
+	int line;
+	const char *hint;	/* static: the fix, when it is known; NULL: none */
+	char msg[768];		/* the problem, plainly */
 };
 
 /* Returns (status and message in err) only on failure. */

@@ -233,6 +233,17 @@ static void print_diag(const struct diag *d)
 	free(text);
 }
 
+/* Like the parser's messages: the profile's line at fault, then the fix (see apply.h). */
+static void print_apply_error(const char *profile, const struct apply_error *err)
+{
+	if (err->line > 0)
+		fprintf(stderr, "%s:%d: %s\n", profile, err->line, err->msg);
+	else
+		fprintf(stderr, "%s: %s\n", err->line ? "credbox" : profile, err->msg);
+	if (err->hint)
+		fprintf(stderr, "hint: %s\n", err->hint);
+}
+
 static void describe_kernel(const struct plan *plan)
 {
 	struct landlock_gap gap;
@@ -337,6 +348,6 @@ int main(int argc, char **argv)
 	}
 	fflush(NULL);
 	apply(&plan, &aerr);
-	fprintf(stderr, "credbox: %s\n", aerr.msg);
+	print_apply_error(opt.profile, &aerr);
 	return aerr.status ? aerr.status : EXIT_CREDBOX;
 }

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,11 +95,55 @@ int preopen_hardlinks_protected(void)
 	return buf[0] == '1' ? 0 : -EPERM;
 }
 
-static int err_at(struct preopen_error *err, const char *what, const char *path, int e)
+/* Hints for the refusals an admin can fix. */
+#define HINT_NOT_DIR	"a [dir] grants a directory: name the one that holds the file"
+#define HINT_PSEUDO	"grant a directory on a disk file system; /proc, /sys and the like " \
+			"would hand out far more than files"
+#define HINT_OWNED	"the tree must be writable only by its owner: chown its directories " \
+			"to the [dir] owner"
+#define HINT_WRITABLE	"the tree must be writable only by its owner: chmod go-w, and check " \
+			"its group and ACLs (getfacl)"
+#define HINT_MOUNT	"grant each file system as its own [dir], or unmount it"
+#define HINT_SMALLER	"grant a smaller tree"
+#define HINT_SYMLINK	"give the real path, or set trust_symlinks = yes (see credbox.ini(5))"
+
+/* What a failed open of the granted path, as its owner, means to the admin. */
+static const struct {
+	int e;
+	int trusted;		/* the trust_symlinks it applies to; -1: either */
+	const char *what;
+	const char *hint;
+} open_errors[] = {
+	{ ENOENT, -1, "does not exist", NULL },
+	{ ENOTDIR, -1, "not a directory", HINT_NOT_DIR },
+	{ ELOOP, 0, "a symbolic link in the path", HINT_SYMLINK },
+	{ ELOOP, 1, "too many symbolic links, or a magic link (/proc/PID/fd/...), in the path",
+	  "give the real path" },
+	{ EACCES, -1, "permission denied to its owner",
+	  "the [dir] owner needs search permission on each directory of the path and read "
+	  "permission on the last" },
+};
+
+static int refuse(struct preopen_error *err, int e, const char *hint, const char *path,
+		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static int refuse(struct preopen_error *err, int e, const char *hint, const char *path,
+		  const char *fmt, ...)
 {
-	err->what = what;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err->what, sizeof(err->what), fmt, ap);
+	va_end(ap);
+	err->hint = hint;
 	snprintf(err->path, sizeof(err->path), "%s", path);
 	return e;
+}
+
+/* A call failed for a reason that its error says best. */
+static int failed(struct preopen_error *err, const char *call, const char *path, int e)
+{
+	return refuse(err, e, NULL, path, "%s: %s", call, strerror(-e));
 }
 
 static int mount_id(int fd, unsigned long long *id)
@@ -130,26 +175,30 @@ static int check_one(struct walk *w, int fd)
 	int e, writable;
 
 	if (++w->ndirs > PREOPEN_MAX_TREE_DIRS)
-		return err_at(w->err, "more directories than credbox checks", w->path, -E2BIG);
+		return refuse(w->err, -E2BIG, HINT_SMALLER, w->path,
+			      "more than %d directories in the tree (credbox checks each)",
+			      PREOPEN_MAX_TREE_DIRS);
 	if (fstat(fd, &st) < 0)
-		return err_at(w->err, "stat", w->path, -errno);
+		return failed(w->err, "stat", w->path, -errno);
 	if (st.st_uid == w->sandbox->uid)
-		return err_at(w->err, "owned by the sandboxed user (it could make it writable)",
-			      w->path, -EPERM);
+		return refuse(w->err, -EPERM, HINT_OWNED, w->path,
+			      "owned by the sandboxed user, who could make it writable");
 	e = mount_id(fd, &mnt);
 	if (e)
-		return err_at(w->err, "statx mount id", w->path, e);
+		return failed(w->err, "statx (mount id)", w->path, e);
 	if (mnt != w->top_mnt)
-		return err_at(w->err, "a mount point inside the granted tree", w->path, -EXDEV);
+		return refuse(w->err, -EXDEV, HINT_MOUNT, w->path,
+			      "a mount point inside the granted tree");
 	e = preopen_become(w->sandbox, &saved);
 	if (e)
-		return err_at(w->err, "taking on the sandboxed identity", w->path, e);
+		return failed(w->err, "taking on the sandboxed identity", w->path, e);
 	writable = syscall(SYS_faccessat2, fd, "", W_OK, AT_EACCESS | AT_EMPTY_PATH) == 0;
 	e = preopen_leave(&saved);
 	if (e)
-		return err_at(w->err, "restoring credentials", w->path, e);
+		return failed(w->err, "restoring credentials", w->path, e);
 	if (writable)
-		return err_at(w->err, "writable by the sandboxed identity", w->path, -EPERM);
+		return refuse(w->err, -EPERM, HINT_WRITABLE, w->path,
+			      "writable by the sandboxed user (through its uid, groups or an ACL)");
 	return 0;
 }
 
@@ -163,14 +212,16 @@ static int walk_tree(struct walk *w, int fd, int depth)
 	if (e)
 		return e;
 	if (depth >= PREOPEN_MAX_DEPTH)
-		return err_at(w->err, "tree deeper than credbox checks", w->path, -E2BIG);
+		return refuse(w->err, -E2BIG, HINT_SMALLER, w->path,
+			      "more than %d levels deep (credbox checks each directory)",
+			      PREOPEN_MAX_DEPTH);
 	sub = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (sub < 0)
-		return err_at(w->err, "open", w->path, -errno);
+		return failed(w->err, "open", w->path, -errno);
 	dir = fdopendir(sub);
 	if (!dir) {
 		close(sub);
-		return err_at(w->err, "opendir", w->path, -errno);
+		return failed(w->err, "opendir", w->path, -errno);
 	}
 	while (!e && (de = readdir(dir))) {
 		int child;
@@ -179,17 +230,17 @@ static int walk_tree(struct walk *w, int fd, int depth)
 			continue;
 		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
 			continue;
+		snprintf(w->path + len, sizeof(w->path) - len, "/%s", de->d_name);
 		child = openat(fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (child < 0) {
-			if (errno == ENOTDIR || errno == ELOOP)
-				continue;	/* not a directory after all */
-			e = err_at(w->err, "open", de->d_name, -errno);
-			break;
+			/* ENOTDIR, ELOOP: not a directory after all */
+			e = errno == ENOTDIR || errno == ELOOP ? 0 :
+			    failed(w->err, "open", w->path, -errno);
+		} else {
+			e = walk_tree(w, child, depth + 1);
+			close(child);
 		}
-		snprintf(w->path + len, sizeof(w->path) - len, "/%s", de->d_name);
-		e = walk_tree(w, child, depth + 1);
 		w->path[len] = '\0';
-		close(child);
 	}
 	closedir(dir);
 	return e;
@@ -205,21 +256,26 @@ int preopen_check(const struct plan_dir *dir, const struct plan_ident *sandbox, 
 	int e;
 
 	if (fstat(fd, &st) < 0)
-		return err_at(err, "stat", dir->path, -errno);
+		return failed(err, "stat", dir->path, -errno);
 	if (!S_ISDIR(st.st_mode))
-		return err_at(err, "not a directory", dir->path, -ENOTDIR);
+		return refuse(err, -ENOTDIR, HINT_NOT_DIR, dir->path, "not a directory");
 	if (fstatfs(fd, &sfs) < 0)
-		return err_at(err, "statfs", dir->path, -errno);
+		return failed(err, "statfs", dir->path, -errno);
 	for (i = 0; i < sizeof(pseudo_fs) / sizeof(pseudo_fs[0]); i++) {
 		if ((unsigned long)sfs.f_type == pseudo_fs[i].magic)
-			return err_at(err, pseudo_fs[i].name, dir->path, -EMEDIUMTYPE);
+			return refuse(err, -EMEDIUMTYPE, HINT_PSEUDO, dir->path,
+				      "on a pseudo file system (%s)", pseudo_fs[i].name);
 	}
 	e = preopen_hardlinks_protected();
+	if (e == -EPERM)
+		return refuse(err, e, "sysctl fs.protected_hardlinks=1", dir->path,
+			      "fs.protected_hardlinks is not 1, so links to other users' files "
+			      "could be planted in the tree");
 	if (e)
-		return err_at(err, "fs.protected_hardlinks is not 1", dir->path, e);
+		return failed(err, "reading fs.protected_hardlinks", dir->path, e);
 	e = mount_id(fd, &w.top_mnt);
 	if (e)
-		return err_at(err, "statx mount id", dir->path, e);
+		return failed(err, "statx (mount id)", dir->path, e);
 	snprintf(w.path, sizeof(w.path), "%s", dir->path);
 	return walk_tree(&w, fd, 0);
 }
@@ -237,20 +293,27 @@ int preopen_dir(const struct plan_dir *dir, const struct plan_ident *sandbox, in
 	};
 	struct preopen_fscred saved;
 	int e, opened;
+	size_t i;
 
 	*fd = -1;
 	e = preopen_become(&dir->id, &saved);
 	if (e)
-		return err_at(err, "taking on the owner's identity", dir->path, e);
+		return failed(err, "taking on the owner's identity", dir->path, e);
 	opened = syscall(SYS_openat2, AT_FDCWD, dir->path, &how, sizeof(how));
 	e = opened < 0 ? -errno : 0;
 	if (preopen_leave(&saved)) {
 		if (opened >= 0)
 			close(opened);
-		return err_at(err, "restoring credentials", dir->path, -EPERM);
+		return failed(err, "restoring credentials", dir->path, -EPERM);
+	}
+	for (i = 0; e && i < sizeof(open_errors) / sizeof(open_errors[0]); i++) {
+		if (open_errors[i].e == -e && (open_errors[i].trusted < 0 ||
+					       open_errors[i].trusted == !!dir->trust_symlinks))
+			return refuse(err, e, open_errors[i].hint, dir->path, "%s",
+				      open_errors[i].what);
 	}
 	if (e)
-		return err_at(err, "openat2", dir->path, e);
+		return failed(err, "openat2", dir->path, e);
 	e = preopen_check(dir, sandbox, opened, err);
 	if (e) {
 		close(opened);

@@ -29,9 +29,11 @@
 #define PREOPEN_MAX_TREE_DIRS	100000
 #define PREOPEN_MAX_DEPTH	128
 
+/* Why a directory was refused, as the admin should read it. */
 struct preopen_error {
-	const char *what;	/* static: what failed */
-	char path[4096];		/* where, when known */
+	char what[160];		/* the problem, plainly; a failed call with its error */
+	const char *hint;	/* static: the fix, when it is known; NULL: none */
+	char path[4096];	/* where: the granted path, or a directory of its tree */
 };
 
 /* The running kernel supports O_CRED_ALLOW: 0; -EOPNOTSUPP if openat2 refuses it; -errno. */

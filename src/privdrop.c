@@ -13,9 +13,11 @@
 #include "plan.h"
 #include "privdrop.h"
 
+/* e: the errno of the call named by step, or 0 for a check that found something wrong. */
 static int fail(struct privdrop_error *err, const char *step, int e)
 {
 	err->step = step;
+	err->call = e != 0;
 	return e ? -e : -EPERM;
 }
 
@@ -27,20 +29,20 @@ int privdrop_apply(const struct plan_ident *id, struct privdrop_error *err)
 	 */
 	if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED |
 		  SECBIT_NO_CAP_AMBIENT_RAISE | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED, 0, 0, 0) < 0)
-		return fail(err, "securebits", errno);
+		return fail(err, "prctl(PR_SET_SECUREBITS)", errno);
 	/* Supplementary groups first: root's groups (disk, shadow ...) must not stay. */
 	if (setgroups(id->ngroups, id->groups) < 0)
 		return fail(err, "setgroups", errno);
 	/* Every capability set, the bounding set and the ambient set, then the ids. */
 	capng_clear(CAPNG_SELECT_ALL);
 	if (capng_change_id(id->uid, id->gid, CAPNG_CLEAR_BOUNDING | CAPNG_CLEAR_AMBIENT) < 0)
-		return fail(err, "capng_change_id", EPERM);
+		return fail(err, "libcap-ng could not change the ids and clear capabilities", 0);
 	/* No setuid or file-capability program can give privilege back. */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return fail(err, "no_new_privs", errno);
+		return fail(err, "prctl(PR_SET_NO_NEW_PRIVS)", errno);
 	/* Processes of the same uid cannot ptrace us or read /proc/PID/{mem,fd}. */
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
-		return fail(err, "dumpable", errno);
+		return fail(err, "prctl(PR_SET_DUMPABLE)", errno);
 	return privdrop_verify(id, err);
 }
 
@@ -68,37 +70,37 @@ int privdrop_verify(const struct plan_ident *id, struct privdrop_error *err)
 	unsigned long cap;
 
 	if (getresuid(&ru, &eu, &su) < 0 || ru != id->uid || eu != id->uid || su != id->uid)
-		return fail(err, "uids read back", EPERM);
+		return fail(err, "the uids read back are not the plan's", 0);
 	if ((uid_t)setfsuid(-1) != id->uid)
-		return fail(err, "fsuid read back", EPERM);
+		return fail(err, "the fsuid read back is not the plan's", 0);
 	if (getresgid(&rg, &eg, &sg) < 0 || rg != id->gid || eg != id->gid || sg != id->gid)
-		return fail(err, "gids read back", EPERM);
+		return fail(err, "the gids read back are not the plan's", 0);
 	if ((gid_t)setfsgid(-1) != id->gid)
-		return fail(err, "fsgid read back", EPERM);
+		return fail(err, "the fsgid read back is not the plan's", 0);
 	if (!groups_match(id))
-		return fail(err, "groups read back", EPERM);
+		return fail(err, "the groups read back are not the plan's", 0);
 	if (capng_get_caps_process() < 0)
-		return fail(err, "capabilities read back", EPERM);
+		return fail(err, "the capabilities cannot be read back", 0);
 	if (capng_have_capabilities(CAPNG_SELECT_CAPS) != CAPNG_NONE)
-		return fail(err, "capabilities remain", EPERM);
+		return fail(err, "capabilities remain", 0);
 	for (cap = 0; cap < 64; cap++) {
 		int in_bset = prctl(PR_CAPBSET_READ, cap, 0, 0, 0);
 
 		if (in_bset < 0)
 			break;	/* past the last capability this kernel knows */
 		if (in_bset)
-			return fail(err, "bounding set not empty", EPERM);
+			return fail(err, "the capability bounding set is not empty", 0);
 		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, cap, 0, 0) > 0)
-			return fail(err, "ambient set not empty", EPERM);
+			return fail(err, "the ambient capability set is not empty", 0);
 	}
 	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1)
-		return fail(err, "no_new_privs read back", EPERM);
+		return fail(err, "no_new_privs is not set", 0);
 	if (prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) != 0)
-		return fail(err, "dumpable read back", EPERM);
+		return fail(err, "the process is still dumpable", 0);
 	/* The proof: getting root back must fail. */
 	if (id->uid != 0 && (setresuid(0, 0, 0) == 0 || setuid(0) == 0))
-		return fail(err, "root came back", EPERM);
+		return fail(err, "setuid(0) still succeeds", 0);
 	if (id->gid != 0 && setresgid(0, 0, 0) == 0)
-		return fail(err, "group root came back", EPERM);
+		return fail(err, "setresgid(0, 0, 0) still succeeds", 0);
 	return 0;
 }

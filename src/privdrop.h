@@ -12,7 +12,8 @@ struct plan_ident;
 
 /* Which check failed, for the message. */
 struct privdrop_error {
-	const char *step;	/* static string */
+	const char *step;	/* static: what failed, plainly */
+	int call;		/* step names a system call: its errno says why */
 };
 
 /*

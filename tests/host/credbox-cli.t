@@ -41,6 +41,21 @@ for ini in "$P"/bad-*.ini; do
 	fi
 done
 
+# ---- refused while applying: the profile's line, the problem in words, the fix ------------
+# apply-*.ini are valid profiles that this system refuses; *.err: the exact messages.
+while read -r name want; do
+	marker=$TMP/ran-$name
+	(cd "$P" && "$CB" --profile "$name.ini" -- /bin/sh -c "touch $marker" 2>"$TMP/err")
+	rc=$?
+	diff -u "$P/$name.err" "$TMP/err" >"$TMP/diff"
+	ok $([ $rc -eq "$want" ] && [ ! -s "$TMP/diff" ] && [ ! -e "$marker" ]; echo $?) \
+		"$name.ini: exit $want (got $rc), nothing run, the exact messages"
+	[ -s "$TMP/diff" ] && sed 's/^/# /' "$TMP/diff"
+done <<'EOF_APPLY'
+apply-missing-path 125
+apply-no-program 127
+EOF_APPLY
+
 # ---- a profile run as root must be root's and not writable by others ---------------------
 cp "$P/probe.ini" "$TMP/loose.ini" && chmod 666 "$TMP/loose.ini"
 "$CB" --profile "$TMP/loose.ini" -- /bin/true 2>"$TMP/err"
@@ -102,10 +117,16 @@ cp /bin/true "$TMP/rootonly" && chmod 700 "$TMP/rootonly"
 "$CB" --profile conf/minimal.ini -- "$TMP/rootonly" 2>/dev/null; rc=$?
 ok $([ $rc -eq 126 ]; echo $?) "executable by root only, not by the sandbox: 126"
 true >"$TMP/ran-grants"; rm -f "$TMP/ran-grants"
-"$CB" --profile "$P/grants.ini" -- /bin/sh -c "touch $TMP/ran-grants" 2>"$TMP/err"; rc=$?
+(cd "$P" && "$CB" --profile grants.ini -- /bin/sh -c "touch $TMP/ran-grants" 2>"$TMP/err")
+rc=$?
 if grep -q 'O_CRED_ALLOW' "$TMP/err"; then
-	ok $([ $rc -eq 125 ] && [ ! -e "$TMP/ran-grants" ]; echo $?) \
-		"grants on a kernel without O_CRED_ALLOW: 125, nothing run"
+	diff -u - "$TMP/err" >"$TMP/diff" <<-'EOF_ERR'
+	grants.ini:7: [dir tmp]: this kernel lacks O_CRED_ALLOW (openat2 refuses the flag), which every [dir] grant needs
+	hint: boot a kernel with the credbox series (kernel-patches/), or remove the [dir] sections
+	EOF_ERR
+	ok $([ $rc -eq 125 ] && [ ! -e "$TMP/ran-grants" ] && [ ! -s "$TMP/diff" ]; echo $?) \
+		"grants on a kernel without O_CRED_ALLOW: 125, nothing run, the [dir] line and a hint"
+	[ -s "$TMP/diff" ] && sed 's/^/# /' "$TMP/diff"
 else
 	skip "grants on a kernel without O_CRED_ALLOW" "this kernel has it"
 fi

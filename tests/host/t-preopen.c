@@ -22,18 +22,31 @@
 static char base[] = "/tmp/credbox-pre-XXXXXX";
 static const struct plan_ident sandbox = { .uid = 65534, .gid = 65534 };
 
-static int check(const char *path, const char **what)
+/* The checks on path; *err says why it was refused (what, hint, path). */
+static int check(const char *path, struct preopen_error *err)
 {
 	struct plan_dir dir = { .name = "t", .path = path };
-	struct preopen_error err = { 0 };
 	int fd = open(path, O_RDONLY | O_CLOEXEC), e;
 
+	memset(err, 0, sizeof(*err));
 	if (fd < 0)
 		return -errno;
-	e = preopen_check(&dir, &sandbox, fd, &err);
+	e = preopen_check(&dir, &sandbox, fd, err);
 	close(fd);
-	*what = err.what ? err.what : "";
 	return e;
+}
+
+/* Refused with e, the exact words, a hint starting with hint, at path. */
+static int refused(int got, const struct preopen_error *err, int e, const char *what,
+		   const char *hint, const char *path)
+{
+	int ok = got == e && !strcmp(err->what, what) && !strcmp(err->path, path) &&
+		 (hint ? err->hint && !strncmp(err->hint, hint, strlen(hint)) : !err->hint);
+
+	if (!ok)
+		printf("# got %d \"%s\" at %s, hint %s\n", got, err->what, err->path,
+		       err->hint ? err->hint : "(none)");
+	return ok;
 }
 
 static void sh(const char *fmt, const char *arg)
@@ -79,9 +92,9 @@ int main(void)
 {
 	struct plan_ident other = { .uid = 4321, .gid = 4322, .groups = { 4323 }, .ngroups = 1 };
 	struct preopen_fscred saved;
-	const char *what = "";
+	struct preopen_error err;
 	int e, status, probe = preopen_probe();
-	char path[256];
+	char path[256], deep[256];
 	pid_t pid;
 
 	if (geteuid() != 0) {
@@ -96,39 +109,46 @@ int main(void)
 		return 1;
 	sh("cd %s && mkdir -p tree/a/b && chown -R 1001:1001 tree && chmod -R 755 tree", base);
 	snprintf(path, sizeof(path), "%s/tree", base);
-	e = check(path, &what);
+	e = check(path, &err);
 	tap_ok(e == 0, "a tree owned by another account, not writable by the sandbox: accepted");
 	if (e)
-		printf("# %d %s\n", e, what);
+		printf("# %d %s\n", e, err.what);
+	snprintf(deep, sizeof(deep), "%s/tree/a/b", base);
 	sh("chmod 777 %s/tree/a/b", base);
-	e = check(path, &what);
-	tap_ok(e == -EPERM && !strcmp(what, "writable by the sandboxed identity"),
-	       "a world-writable directory deep in the tree: refused");
+	e = check(path, &err);
+	tap_ok(refused(e, &err, -EPERM, "writable by the sandboxed user (through its uid, groups "
+		       "or an ACL)", "the tree must be writable only by its owner: chmod", deep),
+	       "a world-writable directory deep in the tree: refused, named, with a hint");
 	sh("chmod 775 %s/tree/a/b && chgrp 65534 %s/tree/a/b", base);
-	e = check(path, &what);
-	tap_ok(e == -EPERM && !strcmp(what, "writable by the sandboxed identity"),
+	e = check(path, &err);
+	tap_ok(refused(e, &err, -EPERM, "writable by the sandboxed user (through its uid, groups "
+		       "or an ACL)", "the tree must be writable only by its owner", deep),
 	       "a directory writable by the sandbox's group: refused");
 	sh("chmod 755 %s/tree/a/b && chown 65534 %s/tree/a/b", base);
-	e = check(path, &what);
-	tap_ok(e == -EPERM && !strcmp(what, "owned by the sandboxed user (it could make it "
-				      "writable)"), "a directory owned by the sandbox: refused");
+	e = check(path, &err);
+	tap_ok(refused(e, &err, -EPERM, "owned by the sandboxed user, who could make it writable",
+		       "the tree must be writable only by its owner: chown", deep),
+	       "a directory owned by the sandbox: refused, with a hint");
 	sh("chown 1001:1001 %s/tree/a/b", base);
-	snprintf(path, sizeof(path), "%s/tree/a/b", base);
-	if (mount("none", path, "tmpfs", 0, "mode=755,uid=1001") == 0) {
-		snprintf(path, sizeof(path), "%s/tree", base);
-		e = check(path, &what);
-		tap_ok(e == -EXDEV, "a mount point inside the tree: refused");
-		snprintf(path, sizeof(path), "%s/tree/a/b", base);
-		umount(path);
+	if (mount("none", deep, "tmpfs", 0, "mode=755,uid=1001") == 0) {
+		e = check(path, &err);
+		tap_ok(refused(e, &err, -EXDEV, "a mount point inside the granted tree",
+			       "grant each file system as its own [dir]", deep),
+		       "a mount point inside the tree: refused");
+		umount(deep);
 	} else {
 		tap_skip("a mount point inside the tree", "cannot mount tmpfs here");
 	}
-	e = check("/proc", &what);
-	tap_ok(e == -EMEDIUMTYPE && !strcmp(what, "proc"), "procfs: refused");
-	e = check("/sys", &what);
-	tap_ok(e == -EMEDIUMTYPE && !strcmp(what, "sysfs"), "sysfs: refused");
-	e = check("/etc/hostname", &what);
-	tap_ok(e == -ENOTDIR, "a file: refused");
+	e = check("/proc", &err);
+	tap_ok(refused(e, &err, -EMEDIUMTYPE, "on a pseudo file system (proc)",
+		       "grant a directory on a disk file system; /proc, /sys and the like would "
+		       "hand out far more than files", "/proc"), "procfs: refused, with a hint");
+	e = check("/sys", &err);
+	tap_ok(refused(e, &err, -EMEDIUMTYPE, "on a pseudo file system (sysfs)", "grant a",
+		       "/sys"), "sysfs: refused");
+	e = check("/etc/hostname", &err);
+	tap_ok(refused(e, &err, -ENOTDIR, "not a directory", "a [dir] grants a directory",
+		       "/etc/hostname"), "a file: refused");
 	tap_ok(preopen_hardlinks_protected() == 0 ||
 	       preopen_hardlinks_protected() == -EPERM, "fs.protected_hardlinks can be read");
 

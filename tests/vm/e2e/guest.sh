@@ -104,74 +104,110 @@ chmod 0700 /srv/e2e/mnt
 mount -t tmpfs -o mode=0700,uid=1001,gid=1001 tmpfs /srv/e2e/mnt/m
 ln -s a /srv/e2e/link
 
-# bad NAME TEXT: the profile is a valid one plus the lines on stdin; credbox must exit 125
-# without running the program, and say TEXT (an extended regexp) on stderr.
+# bad NAME MESSAGES: the profile is a valid one (lines 1-11; line 8: "ro = $RO") plus the lines
+# on stdin (from 12); credbox must exit 125 without running the program, and its stderr must be
+# exactly MESSAGES, with @ standing for the profile's path.
+RO='/lib, -/lib64'
 bad() {
 	f=/etc/credbox-e2e/$1.ini
 	{
 		printf '[program]\ncommand_line = program\n'
 		printf '[identity]\nuser = sandbox\ngroup = sandbox\ngroups = dosemu\n'
-		printf '[filesystem]\nro = /lib, -/lib64\n'
+		printf '[filesystem]\nro = %s\n' "$RO"
 		printf '[seccomp]\npolicy = deny-list\ndeny = @mount\n'
 		cat
 	} >"$f"
+	printf '%s\n' "$2" | sed "s|^@|$f|" >$T/want
 	$CB --profile "$f" -- $E/e2e-probe ran >$T/out 2>$T/err
 	rc=$?
-	ok $([ $rc -eq 125 ] && ! grep -q RAN $T/out && grep -Eiq "$2" $T/err; echo $?) \
-		"$1: exit 125 (got $rc), nothing run, the message names the reason"
+	ok $([ $rc -eq 125 ] && ! grep -q RAN $T/out && cmp -s $T/want $T/err; echo $?) \
+		"$1: exit 125 (got $rc), nothing run, the exact messages"
 	sed 's/^/#   /' $T/err
+	cmp -s $T/want $T/err || diff $T/want $T/err | sed 's/^/#   diff: /'
 }
-bad bad-key 'unknown key' <<-'EOF'
+bad bad-key '@:15: unknown key "rw" in [dir a]
+hint: the access of a directory is set with "access = rw"
+@:12: missing required key "access" in [dir a]' <<-'EOF'
 	[dir a]
 	path = /srv/e2e/a
 	owner = drive
 	rw = yes
 	EOF
-bad bad-root-owner 'root' <<-'EOF'
+bad bad-root-owner "@:14: [dir a]: owner is root
+hint: name the account that owns the tree; a root-opened directory carries uid 0 without root's capabilities" <<-'EOF'
 	[dir a]
 	path = /srv/e2e/a
 	owner = root
 	access = rw
 	EOF
-bad bad-proc '/proc: proc: ' <<-'EOF'
+bad bad-proc '@:13: [dir p] /proc: on a pseudo file system (proc)
+hint: grant a directory on a disk file system; /proc, /sys and the like would hand out far more than files' <<-'EOF'
 	[dir p]
 	path = /proc
 	owner = drive
 	access = ro
 	EOF
-bad bad-owned-by-sandbox 'owned by the sandboxed user' <<-'EOF'
+bad bad-missing '@:13: [dir n] /srv/e2e/none: does not exist' <<-'EOF'
+	[dir n]
+	path = /srv/e2e/none
+	owner = drive
+	access = ro
+	EOF
+bad bad-owner-denied '@:13: [dir b] /srv/e2e/b: permission denied to its owner
+hint: the [dir] owner needs search permission on each directory of the path and read permission on the last' <<-'EOF'
+	[dir b]
+	path = /srv/e2e/b
+	owner = drive
+	access = ro
+	EOF
+bad bad-owned-by-sandbox '@:13: [dir s] /srv/e2e/sbx: owned by the sandboxed user, who could make it writable
+hint: the tree must be writable only by its owner: chown its directories to the [dir] owner' <<-'EOF'
 	[dir s]
 	path = /srv/e2e/sbx
 	owner = drive
 	access = rw
 	EOF
-bad bad-group-writable 'writable by the sandboxed identity' <<-'EOF'
+bad bad-group-writable '@:13: [dir g] /srv/e2e/gw: writable by the sandboxed user (through its uid, groups or an ACL)
+hint: the tree must be writable only by its owner: chmod go-w, and check its group and ACLs (getfacl)' <<-'EOF'
 	[dir g]
 	path = /srv/e2e/gw
 	owner = drive
 	access = rw
 	EOF
-bad bad-mount-inside 'mount point' <<-'EOF'
+bad bad-mount-inside '@:13: [dir m] /srv/e2e/mnt/m: a mount point inside the granted tree
+hint: grant each file system as its own [dir], or unmount it' <<-'EOF'
 	[dir m]
 	path = /srv/e2e/mnt
 	owner = drive
 	access = rw
 	EOF
-bad bad-symlink-path 'symbolic links' <<-'EOF'
+bad bad-symlink-path '@:13: [dir l] /srv/e2e/link: a symbolic link in the path
+hint: give the real path, or set trust_symlinks = yes (see credbox.ini(5))' <<-'EOF'
 	[dir l]
 	path = /srv/e2e/link
 	owner = drive
 	access = rw
 	EOF
-bad bad-not-a-directory 'not a directory' <<-'EOF'
+bad bad-not-a-directory '@:13: [dir f] /srv/e2e/pub/pub.txt: not a directory
+hint: a [dir] grants a directory: name the one that holds the file' <<-'EOF'
 	[dir f]
 	path = /srv/e2e/pub/pub.txt
 	owner = drive
 	access = ro
 	EOF
+RO='/lib, -/lib64, /usr/share/credbox-none'
+bad bad-missing-system-path '@:8: [filesystem] /usr/share/credbox-none: does not exist
+hint: mark a path that may be missing with a leading '"'-'"', as in "ro = -/lib64"' <<-'EOF'
+	[dir a]
+	path = /srv/e2e/a
+	owner = drive
+	access = ro
+	EOF
+RO='/lib, -/lib64'
 old=$(cat /proc/sys/fs/protected_hardlinks)
 echo 0 >/proc/sys/fs/protected_hardlinks
-bad bad-hardlinks-unprotected 'protected_hardlinks' <<-'EOF'
+bad bad-hardlinks-unprotected "@:13: [dir a] /srv/e2e/a: fs.protected_hardlinks is not 1, so links to other users' files could be planted in the tree
+hint: sysctl fs.protected_hardlinks=1" <<-'EOF'
 	[dir a]
 	path = /srv/e2e/a
 	owner = drive
