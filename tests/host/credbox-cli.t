@@ -132,12 +132,17 @@ else
 fi
 
 # ---- the filter probe: denied system calls fail as configured --------------------------------
+# expect PROFILE: stdin holds "call result" lines that sysprobe must print under PROFILE
+expect() {
+	while read -r call want; do
+		got=$(awk -v c="$call" '$1 == c { print $2 }' "$TMP/probe")
+		ok $([ "$got" = "$want" ]; echo $?) \
+			"under $1: $call -> $want (got ${got:-nothing})"
+	done
+}
 "$CB" --profile "$P/probe.ini" -- "$PROBE" >"$TMP/probe" 2>&1; rc=$?
 ok $rc "sysprobe ran under probe.ini"
-while read -r call want; do
-	got=$(awk -v c="$call" '$1 == c { print $2 }' "$TMP/probe")
-	ok $([ "$got" = "$want" ]; echo $?) "under the filter: $call -> $want (got ${got:-nothing})"
-done <<'EOF_EXPECT'
+expect probe.ini <<'EOF_EXPECT'
 ptrace EPERM
 prctl_dumpable EPERM
 prctl_dumpable_hi EPERM
@@ -160,6 +165,20 @@ EOF_EXPECT
 grep -qx 'fds 0 1 2' "$TMP/probe"; ok $? "the program finds only fds 0, 1, 2"
 grep -qx 'uid 65534 gid 65534' "$TMP/probe"; ok $? "the program runs as nobody:nogroup"
 grep -qx 'env CREDBOX_DIRS=' "$TMP/probe"; ok $? "CREDBOX_DIRS is set (empty: no grants)"
+# An allow-list with action = errno: its errno (EIO) for what it does not allow, always-denied
+# calls included (credbox.ini(5), ALWAYS DENIED); credbox's errno for what it allows.
+"$CB" --profile "$P/probe-errno.ini" -- "$PROBE" >"$TMP/probe" 2>&1; rc=$?
+ok $rc "sysprobe ran under probe-errno.ini"
+expect probe-errno.ini <<'EOF_EXPECT'
+ptrace EIO
+mount EIO
+clone3 EIO
+keyctl EROFS
+prctl_dumpable EPERM
+tiocsti EPERM
+prctl_name ok
+getpid ok
+EOF_EXPECT
 ("$CB" --profile "$P/probe.ini" -- "$PROBE" kill >"$TMP/out" 2>&1) 2>/dev/null; rc=$?
 ok $([ $rc -eq $((128 + 31)) ] && ! grep -q 'still alive' "$TMP/out"; echo $?) \
 	"action = kill: a denied call (@clock) kills the program with SIGSYS"
