@@ -341,6 +341,42 @@ static int cmp_int(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
+static bool is_target(const struct plan *plan, int fd)
+{
+	size_t i;
+
+	for (i = 0; i < plan->ndirs; i++)
+		if (plan->dirs[i].fd == fd)
+			return true;
+	return false;
+}
+
+/*
+ * A copy of fd on the lowest number that no directory is placed at: numbers that are
+ * targets are held busy while looking, at most one per directory. Low numbers, because a
+ * target may sit right below RLIMIT_NOFILE (fd = 1023 under the usual 1024).
+ */
+static int park(const struct plan *plan, int fd)
+{
+	int held[PROFILE_MAX_DIRS + 1];
+	size_t n = 0;
+	int p;
+
+	for (;;) {
+		p = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		if (p < 0) {
+			p = -errno;
+			break;
+		}
+		if (!is_target(plan, p) || n == PROFILE_MAX_DIRS)
+			break;
+		held[n++] = p;
+	}
+	while (n)
+		close(held[--n]);
+	return p;
+}
+
 int preopen_place(const struct plan *plan, int *fds)
 {
 	int targets[PROFILE_MAX_DIRS];
@@ -348,14 +384,14 @@ int preopen_place(const struct plan *plan, int *fds)
 	size_t i;
 	int e;
 
-	/* First above every target, so that no dup3 below overwrites a fd still needed. */
+	/* First off every target number, so that no dup3 below overwrites a fd still needed. */
 	for (i = 0; i < plan->ndirs; i++) {
-		int high = fcntl(fds[i], F_DUPFD_CLOEXEC, plan->max_fd + 1);
+		int parked = park(plan, fds[i]);
 
-		if (high < 0)
-			return -errno;
+		if (parked < 0)
+			return parked;
 		close(fds[i]);
-		fds[i] = high;
+		fds[i] = parked;
 	}
 	for (i = 0; i < plan->ndirs; i++) {
 		if (dup3(fds[i], plan->dirs[i].fd, O_CLOEXEC) < 0)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/fsuid.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -86,6 +87,30 @@ static int place_child(void)
 			return 4;
 	}
 	return (fcntl(3, F_GETFD) & FD_CLOEXEC) && (fcntl(4, F_GETFD) & FD_CLOEXEC) ? 0 : 5;
+}
+
+/* A target right below the usual RLIMIT_NOFILE of 1024: no temporary copy may go above it. */
+static int place_top_child(void)
+{
+	struct rlimit rl = { .rlim_cur = 1024, .rlim_max = 1024 };
+	struct stat a, b, root, tmp;
+	struct plan plan;
+	int fds[2];
+
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		return 1;
+	memset(&plan, 0, sizeof(plan));
+	plan.ndirs = 2;
+	plan.dirs[0].fd = 1023;
+	plan.dirs[1].fd = 3;
+	plan.max_fd = 1023;
+	fds[0] = open("/", O_RDONLY | O_DIRECTORY);
+	fds[1] = open("/tmp", O_RDONLY | O_DIRECTORY);
+	if (preopen_place(&plan, fds))
+		return 2;
+	if (fstat(1023, &a) || fstat(3, &b) || stat("/", &root) || stat("/tmp", &tmp))
+		return 3;
+	return a.st_ino == root.st_ino && b.st_ino == tmp.st_ino ? 0 : 4;
 }
 
 int main(void)
@@ -166,6 +191,13 @@ int main(void)
 	waitpid(pid, &status, 0);
 	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	       "place: fds at their numbers, close-on-exec, every other fd closed");
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(place_top_child());
+	waitpid(pid, &status, 0);
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "place: fd 1023 under RLIMIT_NOFILE 1024");
 	sh("rm -rf %s", base);
 	return tap_done();
 }
