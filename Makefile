@@ -77,6 +77,10 @@ kernel:
 	kernel-patches/build-kernel
 run: all $(TEST_BINS) kernel initramfs
 	tests/vm/run-demo
+bench: all $(TEST_BINS)
+	tests/vm/bench-kernel
+	tests/vm/bench-credbox
+	$(MAKE) --no-print-directory bench-loader
 
 clean:
 	rm -rf $(B)
