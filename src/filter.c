@@ -616,48 +616,47 @@ static int build_profile(const struct filter_spec *spec, scmp_filter_ctx *out)
 	return 0;
 }
 
-int filter_print(const struct filter_spec *spec, int fd)
+/* Both filters: [0] the always-denied one, [1] the profile's. */
+static int build_both(const struct filter_spec *spec, scmp_filter_ctx ctx[2])
 {
-	scmp_filter_ctx a, p;
-	int err = build_always(&a);
+	int err = build_always(&ctx[0]);
 
 	if (err)
 		return err;
-	err = build_profile(spec, &p);
-	if (err) {
-		seccomp_release(a);
+	err = build_profile(spec, &ctx[1]);
+	if (err)
+		seccomp_release(ctx[0]);
+	return err;
+}
+
+int filter_print(const struct filter_spec *spec, int fd)
+{
+	scmp_filter_ctx ctx[2];
+	int err = build_both(spec, ctx);
+
+	if (err)
 		return err;
-	}
 	dprintf(fd, "# credbox filter 1 of 2: always denied, whatever the profile says\n");
-	err = seccomp_export_pfc(a, fd);
+	err = seccomp_export_pfc(ctx[0], fd);
 	if (!err) {
 		dprintf(fd, "# credbox filter 2 of 2: the profile's %s\n",
 			spec->allow_list ? "allow-list" : "deny-list");
-		err = seccomp_export_pfc(p, fd);
+		err = seccomp_export_pfc(ctx[1], fd);
 	}
-	seccomp_release(a);
-	seccomp_release(p);
+	seccomp_release(ctx[0]);
+	seccomp_release(ctx[1]);
 	return err;
 }
 
 int filter_load(const struct filter_spec *spec)
 {
-	scmp_filter_ctx a, p;
-	int err = build_always(&a);
+	struct filter_bpf bpf;
+	int err = filter_compile(spec, &bpf);
 
 	if (err)
 		return err;
-	err = build_profile(spec, &p);
-	if (err) {
-		seccomp_release(a);
-		return err;
-	}
-	/* The always filter first: the profile's may deny seccomp(2) itself. */
-	err = seccomp_load(a);
-	if (!err)
-		err = seccomp_load(p);
-	seccomp_release(a);
-	seccomp_release(p);
+	err = filter_install(&bpf);
+	filter_bpf_free(&bpf);
 	return err;
 }
 
@@ -693,22 +692,17 @@ static int export_bpf(scmp_filter_ctx ctx, void **insns, unsigned short *len)
 
 int filter_compile(const struct filter_spec *spec, struct filter_bpf *out)
 {
-	scmp_filter_ctx a, p;
-	int err = build_always(&a);
+	scmp_filter_ctx ctx[2];
+	int err = build_both(spec, ctx);
 
 	memset(out, 0, sizeof(*out));
 	if (err)
 		return err;
-	err = build_profile(spec, &p);
-	if (err) {
-		seccomp_release(a);
-		return err;
-	}
-	err = export_bpf(a, &out->insns[0], &out->len[0]);
+	err = export_bpf(ctx[0], &out->insns[0], &out->len[0]);
 	if (!err)
-		err = export_bpf(p, &out->insns[1], &out->len[1]);
-	seccomp_release(a);
-	seccomp_release(p);
+		err = export_bpf(ctx[1], &out->insns[1], &out->len[1]);
+	seccomp_release(ctx[0]);
+	seccomp_release(ctx[1]);
 	if (err)
 		filter_bpf_free(out);
 	return err;
