@@ -33,13 +33,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef O_CRED_ALLOW
-#define O_CRED_ALLOW 0400000000
-#endif
-
-#ifndef OA2_CRED_INHERIT
-#define OA2_CRED_INHERIT (1ULL << 28)
-#endif
+#include "bench.h"
+#include "../../src/uapi.h"
 
 #define MAX_ROUNDS 64
 
@@ -49,19 +44,6 @@ static long long now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* ---- execve with many open fds ------------------------------------------ */
@@ -168,9 +150,9 @@ static int bench_exec(int nfds, long execs, int rounds)
 		norm[i] = v[i] / ref[i];
 	}
 	printf("exec_fds=%d\nexec_count=%ld\nexec_rounds=%d\nexec_ns=%.0f\nref_ns=%.0f\n"
-	       "exec_norm=%.6f\n", nfds, execs, rounds, median(v, rounds), median(ref, rounds),
-	       median(norm, rounds));
-	/* median() sorted v: v[0] is the fastest round, the least disturbed */
+	       "exec_norm=%.6f\n", nfds, execs, rounds, bench_median(v, rounds), bench_median(ref, rounds),
+	       bench_median(norm, rounds));
+	/* bench_median() sorted v: v[0] is the fastest round, the least disturbed */
 	printf("exec_min_ns=%.0f\n", v[0]);
 	return 0;
 }
@@ -256,10 +238,10 @@ static int bench_open(long count, int rounds)
 		ratio[i] = inherit[i] / plain[i];
 	}
 	printf("open_count=%ld\nopen_rounds=%d\nopen_plain_ns=%.0f\n", count, rounds,
-	       median(plain, rounds));
+	       bench_median(plain, rounds));
 	if (flag)
-		printf("open_inherit_ns=%.0f\nopen_ratio=%.4f\n", median(inherit, rounds),
-		       median(ratio, rounds));
+		printf("open_inherit_ns=%.0f\nopen_ratio=%.4f\n", bench_median(inherit, rounds),
+		       bench_median(ratio, rounds));
 	return 0;
 }
 

@@ -27,9 +27,10 @@ $(E2E)/e2e-probe-static: tests/vm/e2e/e2e-probe.c $(B)/libcredbox-client.a src/c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -static -DE2E_STATIC -o $@ $< $(B)/libcredbox-client.a
 $(E2E)/e2e-openbench: tests/vm/e2e/e2e-openbench.c $(B)/libcredbox-client.a src/credbox.h \
-		      src/uapi.h
+		      src/uapi.h tests/vm/bench.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/libcredbox-client.a
+$(E2E)/bench-spawn: tests/vm/bench.h
 $(E2E)/%: tests/vm/e2e/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $<

@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../bench.h"
+
 #define MAX_CMDS 8
 #define MAX_ARGS 32
 
@@ -27,30 +29,9 @@ struct cmd {
 	double *ratio;
 };
 
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static int run_once(struct cmd *c, double *us)
 {
-	double t0 = now_us();
+	double t0 = bench_now_ns() / 1e3;
 	int status;
 	pid_t pid = fork();
 
@@ -60,7 +41,7 @@ static int run_once(struct cmd *c, double *us)
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
 		return -1;
-	*us = now_us() - t0;
+	*us = bench_now_ns() / 1e3 - t0;
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		fprintf(stderr, "bench-spawn: %s: status 0x%x\n", c->label, status);
 		return -1;
@@ -109,8 +90,8 @@ int main(int argc, char **argv)
 		mn = cmds[i].us[0];
 		for (r = 1; r < rounds; r++)
 			mn = cmds[i].us[r] < mn ? cmds[i].us[r] : mn;
-		printf("%s %.1f %.1f %.3f\n", cmds[i].label, median(cmds[i].us, rounds), mn,
-		       median(cmds[i].ratio, rounds));
+		printf("%s %.1f %.1f %.3f\n", cmds[i].label, bench_median(cmds[i].us, rounds), mn,
+		       bench_median(cmds[i].ratio, rounds));
 	}
 	return 0;
 }

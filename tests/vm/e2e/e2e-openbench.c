@@ -21,6 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../bench.h"
+
 #include "credbox.h"
 #include "uapi.h"
 
@@ -30,27 +32,6 @@
 static const char *names[NMETHODS] = {
 	"openat2-beneath", "openat2-beneath-nomagic", "credbox_openat_fd", "credbox_openat",
 };
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static int open_one(int method, int plain, int cred, const char *grant, const char *path)
 {
@@ -99,7 +80,7 @@ int main(int argc, char **argv)
 			double t0;
 
 			m = (i + r) % NMETHODS;
-			t0 = now_ns();
+			t0 = bench_now_ns();
 			for (int k = 0; k < opens; k++) {
 				int fd = open_one(m, plain, cred, argv[1], paths[k % NFILES]);
 
@@ -110,15 +91,15 @@ int main(int argc, char **argv)
 				}
 				close(fd);
 			}
-			ns[m][r] = (now_ns() - t0) / opens;
+			ns[m][r] = (bench_now_ns() - t0) / opens;
 		}
 	for (m = 0; m < NMETHODS; m++) {
 		double med;
 
 		for (r = 0; r < rounds; r++)
 			ratio[m][r] = ns[m][r] / ns[0][r];
-		med = median(ns[m], rounds);
-		printf("%s %.0f %.0f %.3f\n", names[m], med, 1e9 / med, median(ratio[m], rounds));
+		med = bench_median(ns[m], rounds);
+		printf("%s %.0f %.0f %.3f\n", names[m], med, 1e9 / med, bench_median(ratio[m], rounds));
 	}
 	return 0;
 }
