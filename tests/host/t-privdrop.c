@@ -2,9 +2,11 @@
 /* t-privdrop: the privilege drop, in forked children, as root. TAP. */
 #include <errno.h>
 #include <grp.h>
+#include <linux/capability.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -80,6 +82,75 @@ static int verify_partial(void *arg)
 	return 0;
 }
 
+/*
+ * Become target by hand, the way a careless drop would: groups, gids, uids (the kernel then
+ * empties effective and permitted), no_new_privs, not dumpable. What stays: the inheritable
+ * set and the bounding set, unless the caller clears them first.
+ */
+static int careless_drop(void)
+{
+	if (setgroups(target.ngroups, target.groups) < 0 ||
+	    setresgid(target.gid, target.gid, target.gid) < 0 ||
+	    setresuid(target.uid, target.uid, target.uid) < 0)
+		return -1;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return -1;
+	return 0;
+}
+
+static int drop_bounding(void)
+{
+	unsigned long cap;
+
+	for (cap = 0; prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0; cap++) {
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int verify_bounding_left(void *arg)
+{
+	struct privdrop_error err;
+
+	/* every id right, no capability, but the bounding set still full */
+	if (careless_drop() < 0)
+		return 2;
+	return privdrop_verify(&target, &err) == 0 ? 1 : 0;
+}
+
+static int verify_inheritable_left(void *arg)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	struct privdrop_error err;
+
+	/* CAP_CHOWN inheritable (setuid does not clear it), bounding set empty */
+	if (syscall(SYS_capget, &hdr, data) < 0)
+		return 2;
+	data[0].inheritable |= 1u << CAP_CHOWN;
+	if (syscall(SYS_capset, &hdr, data) < 0 || drop_bounding() < 0 || careless_drop() < 0)
+		return 3;
+	if (syscall(SYS_capget, &hdr, data) < 0 || data[0].inheritable != 1u << CAP_CHOWN ||
+	    data[0].permitted)
+		return 4;	/* the setup is not what the test means */
+	return privdrop_verify(&target, &err) == 0 ? 1 : 0;
+}
+
+static int verify_careful(void *arg)
+{
+	struct privdrop_error err;
+
+	/* the same by hand, done right: the read-back must accept it */
+	if (drop_bounding() < 0 || careless_drop() < 0)
+		return 2;
+	if (privdrop_verify(&target, &err)) {
+		printf("# %s\n", err.step);
+		return 1;
+	}
+	return 0;
+}
+
 int main(void)
 {
 	if (geteuid() != 0) {
@@ -96,5 +167,11 @@ int main(void)
 	tap_ok(in_child(verify_as_root, NULL) == 0, "the read-back refuses a process still root");
 	tap_ok(in_child(verify_partial, NULL) == 0,
 	       "the read-back refuses right ids with capabilities left");
+	tap_ok(in_child(verify_bounding_left, NULL) == 0,
+	       "the read-back refuses a bounding set left full");
+	tap_ok(in_child(verify_inheritable_left, NULL) == 0,
+	       "the read-back refuses an inheritable capability left (setuid keeps it)");
+	tap_ok(in_child(verify_careful, NULL) == 0,
+	       "the read-back accepts a drop done right by hand");
 	return tap_done();
 }
