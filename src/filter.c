@@ -20,6 +20,8 @@
 #include <seccomp.h>
 
 #include "filter.h"
+#include "filter_always.h"
+#include "filter_always_bpf.h"	/* generated: build/filter-always-gen */
 #include "profile.h"
 
 /* ---- groups (after systemd's SystemCallFilter= sets, adapted) ------------------------------ */
@@ -205,110 +207,6 @@ const char *filter_errno_name(int e)
 			return errnos[i].name;
 	}
 	return NULL;
-}
-
-/* ---- the always-denied table -------------------------------------------------------------- */
-
-/*
- * Each row: a system call, optionally restricted to calls whose argument `arg`, masked with
- * `mask`, equals `datum`; the errno returned; why. Arguments the kernel reads as int are
- * compared on their low 32 bits only, so that junk in the upper half cannot slip past.
- */
-struct always_rule {
-	const char *name;
-	int arg;		/* -1: unconditional */
-	uint64_t mask;
-	uint64_t datum;
-	int errnum;
-	const char *condition;
-	const char *why;
-};
-
-#define ALL(n, why)	{ n, -1, 0, 0, EPERM, NULL, why }
-#define LOW32		0xffffffffULL
-#ifdef __s390x__
-#define CLONE_FLAGS_ARG	1
-#else
-#define CLONE_FLAGS_ARG	0
-#endif
-#define CLONE_NS(flag) \
-	{ "clone", CLONE_FLAGS_ARG, flag, flag, EPERM, "flags & " #flag, \
-	  "new namespaces: user namespaces give capabilities over new mounts and ids" }
-#define PERSONA(flag) \
-	{ "personality", 0, flag, flag, EPERM, "persona & " #flag, \
-	  "weakens address space randomisation or W^X" }
-
-static const struct always_rule always_rules[] = {
-	ALL("ptrace", "another process reaching in, or the program reaching out"),
-	ALL("process_vm_readv", "reading another process's memory"),
-	ALL("process_vm_writev", "writing another process's memory"),
-	ALL("pidfd_getfd", "taking fds from another process"),
-	ALL("kcmp", "comparing kernel objects of other processes (fd probing)"),
-	{ "prctl", 0, LOW32, PR_SET_DUMPABLE, EPERM, "option == PR_SET_DUMPABLE",
-	  "a dumpable process can be ptraced and its fds read by its uid" },
-	{ "prctl", 0, LOW32, PR_SET_MM, EPERM, "option == PR_SET_MM",
-	  "rewriting the memory map descriptors (exe file, auxv, stack)" },
-	{ "prctl", 0, LOW32, PR_SET_PTRACER, EPERM, "option == PR_SET_PTRACER",
-	  "inviting another process to ptrace this one" },
-	ALL("io_uring_setup", "io_uring works on fds outside the seccomp filter"),
-	ALL("io_uring_enter", "io_uring works on fds outside the seccomp filter"),
-	ALL("io_uring_register", "io_uring registers fds"),
-	ALL("bpf", "kernel attack surface, maps shared with other processes"),
-	ALL("userfaultfd", "stalling the kernel at will (race amplifier)"),
-	ALL("perf_event_open", "observing other processes, kernel attack surface"),
-	ALL("unshare", "new namespaces (and unsharing the fd table)"),
-	ALL("setns", "entering other namespaces"),
-	CLONE_NS(CLONE_NEWNS), CLONE_NS(CLONE_NEWCGROUP), CLONE_NS(CLONE_NEWUTS),
-	CLONE_NS(CLONE_NEWIPC), CLONE_NS(CLONE_NEWUSER), CLONE_NS(CLONE_NEWPID),
-	CLONE_NS(CLONE_NEWNET),
-	{ "clone3", -1, 0, 0, ENOSYS, NULL,
-	  "its flags are in memory where a filter cannot see them; libc falls back to clone" },
-	ALL("mount", "changing what paths mean"), ALL("umount", "changing what paths mean"),
-	ALL("umount2", "changing what paths mean"), ALL("open_tree", "changing what paths mean"),
-	ALL("move_mount", "changing what paths mean"), ALL("fsopen", "changing what paths mean"),
-	ALL("fsconfig", "changing what paths mean"), ALL("fsmount", "changing what paths mean"),
-	ALL("fspick", "changing what paths mean"),
-	ALL("mount_setattr", "changing what paths mean"),
-	ALL("pivot_root", "changing what paths mean"), ALL("chroot", "changing what paths mean"),
-	ALL("keyctl", "the keyring is shared with the user's other processes"),
-	ALL("add_key", "the keyring is shared with the user's other processes"),
-	ALL("request_key", "the keyring is shared with the user's other processes"),
-	PERSONA(ADDR_NO_RANDOMIZE), PERSONA(ADDR_COMPAT_LAYOUT), PERSONA(READ_IMPLIES_EXEC),
-	PERSONA(MMAP_PAGE_ZERO),
-	{ "ioctl", 1, LOW32, TIOCSTI, EPERM, "request == TIOCSTI",
-	  "typing commands into the terminal credbox was started from" },
-	{ "ioctl", 1, LOW32, TIOCLINUX, EPERM, "request == TIOCLINUX",
-	  "console selection can type into the terminal too" },
-	ALL("open_by_handle_at", "opening files by handle, around every path check"),
-	ALL("name_to_handle_at", "file handles for open_by_handle_at elsewhere"),
-	ALL("kexec_load", "replacing the kernel"), ALL("kexec_file_load", "replacing the kernel"),
-	ALL("init_module", "loading kernel code"), ALL("finit_module", "loading kernel code"),
-	ALL("delete_module", "unloading kernel code"),
-	ALL("iopl", "raw hardware access"), ALL("ioperm", "raw hardware access"),
-	ALL("uselib", "obsolete loader path, kernel attack surface"),
-	ALL("vhangup", "hanging up the terminal of others"),
-	ALL("fanotify_init", "watching files of other processes"),
-};
-
-int filter_always(size_t i, struct filter_always_info *out)
-{
-	if (i >= sizeof(always_rules) / sizeof(always_rules[0]))
-		return -ENOENT;
-	out->name = always_rules[i].name;
-	out->condition = always_rules[i].condition;
-	out->why = always_rules[i].why;
-	return 0;
-}
-
-int filter_always_denies(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(always_rules) / sizeof(always_rules[0]); i++) {
-		if (always_rules[i].arg < 0 && !strcmp(always_rules[i].name, name))
-			return 1;
-	}
-	return 0;
 }
 
 /* ---- policy -> spec ----------------------------------------------------------------------- */
@@ -552,57 +450,11 @@ static uint32_t scmp_action(struct filter_act a)
 	}
 }
 
-static int ctx_new(uint32_t dflt, scmp_filter_ctx *out)
-{
-	scmp_filter_ctx ctx = seccomp_init(dflt);
-	int err;
-
-	if (!ctx)
-		return -ENOMEM;
-	/* Calls of another ABI (int 0x80, x32 on x86_64) would bypass the numbers below. */
-	err = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
-	if (err) {
-		seccomp_release(ctx);
-		return err;
-	}
-	*out = ctx;
-	return 0;
-}
-
-static int build_always(scmp_filter_ctx *out)
-{
-	scmp_filter_ctx ctx;
-	size_t i;
-	int err = ctx_new(SCMP_ACT_ALLOW, &ctx);
-
-	if (err)
-		return err;
-	for (i = 0; !err && i < sizeof(always_rules) / sizeof(always_rules[0]); i++) {
-		const struct always_rule *r = &always_rules[i];
-		int nr = seccomp_syscall_resolve_name(r->name);
-
-		if (nr < 0)
-			continue;	/* not on this architecture */
-		if (r->arg < 0)
-			err = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(r->errnum), nr, 0);
-		else
-			err = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(r->errnum), nr, 1,
-					       SCMP_CMP(r->arg, SCMP_CMP_MASKED_EQ, r->mask,
-							r->datum));
-	}
-	if (err) {
-		seccomp_release(ctx);
-		return err;
-	}
-	*out = ctx;
-	return 0;
-}
-
 static int build_profile(const struct filter_spec *spec, scmp_filter_ctx *out)
 {
 	scmp_filter_ctx ctx;
 	size_t i;
-	int err = ctx_new(scmp_action(spec->dflt), &ctx);
+	int err = filter_ctx_new(scmp_action(spec->dflt), &ctx);
 
 	if (err)
 		return err;
@@ -619,7 +471,7 @@ static int build_profile(const struct filter_spec *spec, scmp_filter_ctx *out)
 /* Both filters: [0] the always-denied one, [1] the profile's. */
 static int build_both(const struct filter_spec *spec, scmp_filter_ctx ctx[2])
 {
-	int err = build_always(&ctx[0]);
+	int err = filter_always_ctx(&ctx[0]);
 
 	if (err)
 		return err;
@@ -660,49 +512,24 @@ int filter_load(const struct filter_spec *spec)
 	return err;
 }
 
-/* Export CTX as raw BPF into a fresh buffer, through a memfd (libseccomp 2.5 has no memory export). */
-static int export_bpf(scmp_filter_ctx ctx, void **insns, unsigned short *len)
-{
-	struct stat st;
-	void *buf = NULL;
-	int fd, err;
-
-	fd = memfd_create("credbox-bpf", MFD_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	err = seccomp_export_bpf(ctx, fd);
-	if (!err && fstat(fd, &st))
-		err = -errno;
-	if (!err && (st.st_size <= 0 || st.st_size % sizeof(struct sock_filter) ||
-		     st.st_size / sizeof(struct sock_filter) > BPF_MAXINSNS))
-		err = -E2BIG;
-	if (!err && !(buf = malloc(st.st_size)))
-		err = -ENOMEM;
-	if (!err && pread(fd, buf, st.st_size, 0) != st.st_size)
-		err = -EIO;
-	close(fd);
-	if (err) {
-		free(buf);
-		return err;
-	}
-	*insns = buf;
-	*len = (unsigned short)(st.st_size / sizeof(struct sock_filter));
-	return 0;
-}
-
 int filter_compile(const struct filter_spec *spec, struct filter_bpf *out)
 {
-	scmp_filter_ctx ctx[2];
-	int err = build_both(spec, ctx);
+	scmp_filter_ctx ctx;
+	int err;
 
 	memset(out, 0, sizeof(*out));
-	if (err)
-		return err;
-	err = export_bpf(ctx[0], &out->insns[0], &out->len[0]);
-	if (!err)
-		err = export_bpf(ctx[1], &out->insns[1], &out->len[1]);
-	seccomp_release(ctx[0]);
-	seccomp_release(ctx[1]);
+	/* The always filter, compiled at build time (filter_always.h). */
+	out->insns[0] = malloc(sizeof(filter_always_bpf));
+	if (!out->insns[0])
+		return -ENOMEM;
+	memcpy(out->insns[0], filter_always_bpf, sizeof(filter_always_bpf));
+	out->len[0] = sizeof(filter_always_bpf) / sizeof(filter_always_bpf[0]);
+	/* The profile's, now. */
+	err = build_profile(spec, &ctx);
+	if (!err) {
+		err = filter_export(ctx, &out->insns[1], &out->len[1]);
+		seccomp_release(ctx);
+	}
 	if (err)
 		filter_bpf_free(out);
 	return err;

@@ -14,7 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <linux/filter.h>
+
 #include "filter.h"
+#include "filter_always.h"
 #include "profile.h"
 #include "tap.h"
 
@@ -101,6 +104,59 @@ static int allowlist(void)
 	return getpid() > 0 && err_is(syscall(SYS_getcwd, buf, sizeof(buf)), EACCES) ? 0 : 1;
 }
 
+/* getpid through the i386 ABI: the pid, or what the kernel made of an int 0x80. */
+static long getpid_i386(void)
+{
+	long r;
+
+	__asm__ volatile("int $0x80" : "=a"(r) : "a"(20L /* i386 __NR_getpid */) : "memory");
+	return r;
+}
+
+static int i386_call(void)
+{
+	return getpid_i386() == getpid() ? 0 : 1;
+}
+
+/* Whether this kernel runs i386 calls at all (IA32_EMULATION, not disabled at boot). */
+static int i386_supported(void)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(i386_call());
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* The built-in always filter against a fresh compile of its table: 0 when equal. */
+static int always_builtin_matches(void)
+{
+	struct filter_spec spec;
+	struct filter_bpf bpf;
+	scmp_filter_ctx ctx;
+	unsigned short len;
+	void *fresh;
+	int differ;
+
+	if (spec_from("policy = deny-list\n", &spec) || filter_compile(&spec, &bpf))
+		return -1;
+	if (filter_always_ctx(&ctx) || filter_export(ctx, &fresh, &len))
+		return -1;
+	seccomp_release(ctx);
+	differ = len != bpf.len[0] ||
+		 memcmp(fresh, bpf.insns[0], len * sizeof(struct sock_filter)) != 0;
+	if (differ)
+		printf("# built-in %u instructions, libseccomp now %u\n", bpf.len[0], len);
+	free(fresh);
+	filter_bpf_free(&bpf);
+	filter_spec_free(&spec);
+	return differ;
+}
+
 int main(void)
 {
 	int st;
@@ -123,5 +179,17 @@ int main(void)
 			  "errno = EACCES\n", allowlist);
 	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
 	       "allow-list with @default: allowed calls work, others return the errno");
+	tap_ok(always_builtin_matches() == 0,
+	       "the built-in always filter is what libseccomp makes of the table now");
+	if (!i386_supported()) {
+		tap_skip("a call through the i386 ABI is killed", "this kernel has no int 0x80");
+	} else {
+		st = under_filter("policy = deny-list\n", i386_call);
+		tap_ok(WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS,
+		       "a call through the i386 ABI (int 0x80, getpid) is killed, not allowed");
+		st = under_filter("policy = allow-list\nallow = @basic-io\n", i386_call);
+		tap_ok(WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS,
+		       "... under an allow-list too");
+	}
 	return tap_done();
 }

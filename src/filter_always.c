@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * filter_always: the table of what every profile denies, and the libseccomp steps both of
+ * credbox's filters share (see filter_always.h). Nothing here depends on the BPF compiled
+ * at build time, so that its generator can link this file.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <linux/filter.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sched.h>
+
+#include <seccomp.h>
+
+#include "filter.h"
+#include "filter_always.h"
+
+/* ---- the always-denied table -------------------------------------------------------------- */
+
+/*
+ * Each row: a system call, optionally restricted to calls whose argument `arg`, masked with
+ * `mask`, equals `datum`; the errno returned; why. Arguments the kernel reads as int are
+ * compared on their low 32 bits only, so that junk in the upper half cannot slip past.
+ */
+struct always_rule {
+	const char *name;
+	int arg;		/* -1: unconditional */
+	uint64_t mask;
+	uint64_t datum;
+	int errnum;
+	const char *condition;
+	const char *why;
+};
+
+#define ALL(n, why)	{ n, -1, 0, 0, EPERM, NULL, why }
+#define LOW32		0xffffffffULL
+#ifdef __s390x__
+#define CLONE_FLAGS_ARG	1
+#else
+#define CLONE_FLAGS_ARG	0
+#endif
+#define CLONE_NS(flag) \
+	{ "clone", CLONE_FLAGS_ARG, flag, flag, EPERM, "flags & " #flag, \
+	  "new namespaces: user namespaces give capabilities over new mounts and ids" }
+#define PERSONA(flag) \
+	{ "personality", 0, flag, flag, EPERM, "persona & " #flag, \
+	  "weakens address space randomisation or W^X" }
+
+static const struct always_rule always_rules[] = {
+	ALL("ptrace", "another process reaching in, or the program reaching out"),
+	ALL("process_vm_readv", "reading another process's memory"),
+	ALL("process_vm_writev", "writing another process's memory"),
+	ALL("pidfd_getfd", "taking fds from another process"),
+	ALL("kcmp", "comparing kernel objects of other processes (fd probing)"),
+	{ "prctl", 0, LOW32, PR_SET_DUMPABLE, EPERM, "option == PR_SET_DUMPABLE",
+	  "a dumpable process can be ptraced and its fds read by its uid" },
+	{ "prctl", 0, LOW32, PR_SET_MM, EPERM, "option == PR_SET_MM",
+	  "rewriting the memory map descriptors (exe file, auxv, stack)" },
+	{ "prctl", 0, LOW32, PR_SET_PTRACER, EPERM, "option == PR_SET_PTRACER",
+	  "inviting another process to ptrace this one" },
+	ALL("io_uring_setup", "io_uring works on fds outside the seccomp filter"),
+	ALL("io_uring_enter", "io_uring works on fds outside the seccomp filter"),
+	ALL("io_uring_register", "io_uring registers fds"),
+	ALL("bpf", "kernel attack surface, maps shared with other processes"),
+	ALL("userfaultfd", "stalling the kernel at will (race amplifier)"),
+	ALL("perf_event_open", "observing other processes, kernel attack surface"),
+	ALL("unshare", "new namespaces (and unsharing the fd table)"),
+	ALL("setns", "entering other namespaces"),
+	CLONE_NS(CLONE_NEWNS), CLONE_NS(CLONE_NEWCGROUP), CLONE_NS(CLONE_NEWUTS),
+	CLONE_NS(CLONE_NEWIPC), CLONE_NS(CLONE_NEWUSER), CLONE_NS(CLONE_NEWPID),
+	CLONE_NS(CLONE_NEWNET),
+	{ "clone3", -1, 0, 0, ENOSYS, NULL,
+	  "its flags are in memory where a filter cannot see them; libc falls back to clone" },
+	ALL("mount", "changing what paths mean"), ALL("umount", "changing what paths mean"),
+	ALL("umount2", "changing what paths mean"), ALL("open_tree", "changing what paths mean"),
+	ALL("move_mount", "changing what paths mean"), ALL("fsopen", "changing what paths mean"),
+	ALL("fsconfig", "changing what paths mean"), ALL("fsmount", "changing what paths mean"),
+	ALL("fspick", "changing what paths mean"),
+	ALL("mount_setattr", "changing what paths mean"),
+	ALL("pivot_root", "changing what paths mean"), ALL("chroot", "changing what paths mean"),
+	ALL("keyctl", "the keyring is shared with the user's other processes"),
+	ALL("add_key", "the keyring is shared with the user's other processes"),
+	ALL("request_key", "the keyring is shared with the user's other processes"),
+	PERSONA(ADDR_NO_RANDOMIZE), PERSONA(ADDR_COMPAT_LAYOUT), PERSONA(READ_IMPLIES_EXEC),
+	PERSONA(MMAP_PAGE_ZERO),
+	{ "ioctl", 1, LOW32, TIOCSTI, EPERM, "request == TIOCSTI",
+	  "typing commands into the terminal credbox was started from" },
+	{ "ioctl", 1, LOW32, TIOCLINUX, EPERM, "request == TIOCLINUX",
+	  "console selection can type into the terminal too" },
+	ALL("open_by_handle_at", "opening files by handle, around every path check"),
+	ALL("name_to_handle_at", "file handles for open_by_handle_at elsewhere"),
+	ALL("kexec_load", "replacing the kernel"), ALL("kexec_file_load", "replacing the kernel"),
+	ALL("init_module", "loading kernel code"), ALL("finit_module", "loading kernel code"),
+	ALL("delete_module", "unloading kernel code"),
+	ALL("iopl", "raw hardware access"), ALL("ioperm", "raw hardware access"),
+	ALL("uselib", "obsolete loader path, kernel attack surface"),
+	ALL("vhangup", "hanging up the terminal of others"),
+	ALL("fanotify_init", "watching files of other processes"),
+};
+
+int filter_always(size_t i, struct filter_always_info *out)
+{
+	if (i >= sizeof(always_rules) / sizeof(always_rules[0]))
+		return -ENOENT;
+	out->name = always_rules[i].name;
+	out->condition = always_rules[i].condition;
+	out->why = always_rules[i].why;
+	return 0;
+}
+
+int filter_always_denies(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(always_rules) / sizeof(always_rules[0]); i++) {
+		if (always_rules[i].arg < 0 && !strcmp(always_rules[i].name, name))
+			return 1;
+	}
+	return 0;
+}
+
+int filter_ctx_new(uint32_t dflt, scmp_filter_ctx *out)
+{
+	scmp_filter_ctx ctx = seccomp_init(dflt);
+	int err;
+
+	if (!ctx)
+		return -ENOMEM;
+	/* Calls of another ABI (int 0x80, x32 on x86_64) would bypass the numbers below. */
+	err = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+	/*
+	 * A binary search on the syscall number, not libseccomp's default linear chain: every
+	 * call the program makes runs a few comparisons instead of up to a hundred, and the
+	 * kernel's per-syscall verdict cache, built at load, is ready in half the time.
+	 */
+	if (!err)
+		err = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+	if (err) {
+		seccomp_release(ctx);
+		return err;
+	}
+	*out = ctx;
+	return 0;
+}
+
+int filter_always_ctx(scmp_filter_ctx *out)
+{
+	scmp_filter_ctx ctx;
+	size_t i;
+	int err = filter_ctx_new(SCMP_ACT_ALLOW, &ctx);
+
+	if (err)
+		return err;
+	for (i = 0; !err && i < sizeof(always_rules) / sizeof(always_rules[0]); i++) {
+		const struct always_rule *r = &always_rules[i];
+		int nr = seccomp_syscall_resolve_name(r->name);
+
+		if (nr < 0)
+			continue;	/* not on this architecture */
+		if (r->arg < 0)
+			err = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(r->errnum), nr, 0);
+		else
+			err = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(r->errnum), nr, 1,
+					       SCMP_CMP(r->arg, SCMP_CMP_MASKED_EQ, r->mask,
+							r->datum));
+	}
+	if (err) {
+		seccomp_release(ctx);
+		return err;
+	}
+	*out = ctx;
+	return 0;
+}
+
+/* Through a memfd: libseccomp 2.5 cannot export into memory. */
+int filter_export(scmp_filter_ctx ctx, void **insns, unsigned short *len)
+{
+	struct stat st;
+	void *buf = NULL;
+	int fd, err;
+
+	fd = memfd_create("credbox-bpf", MFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = seccomp_export_bpf(ctx, fd);
+	if (!err && fstat(fd, &st))
+		err = -errno;
+	if (!err && (st.st_size <= 0 || st.st_size % sizeof(struct sock_filter) ||
+		     st.st_size / sizeof(struct sock_filter) > BPF_MAXINSNS))
+		err = -E2BIG;
+	if (!err && !(buf = malloc(st.st_size)))
+		err = -ENOMEM;
+	if (!err && pread(fd, buf, st.st_size, 0) != st.st_size)
+		err = -EIO;
+	close(fd);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	*insns = buf;
+	*len = (unsigned short)(st.st_size / sizeof(struct sock_filter));
+	return 0;
+}
