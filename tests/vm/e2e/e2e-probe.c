@@ -11,6 +11,7 @@
  *   e2e-probe hold                print "ready PID", wait for SIGUSR1, check the grant works
  *   e2e-probe attack PID FD       another process of the same uid reaches for PID's FD
  *   e2e-probe kill                call a system call the profile kills for
+ *   e2e-probe i386                getpid through int 0x80 (the i386 ABI): exit 0 if it works
  *   e2e-probe ran                 print RAN (bad profiles must never get here)
  *
  * The trees, made by tests/vm/e2e/guest.sh: /srv/e2e/a owned by drive (README "alpha",
@@ -488,10 +489,20 @@ int main(int argc, char **argv)
 		printf("still alive after sethostname\n");
 		return 1;
 	}
+	if (!strcmp(m, "i386")) {
+		long r;
+
+		printf("# calling getpid through int 0x80, the i386 ABI\n");
+		fflush(stdout);
+		__asm__ volatile("int $0x80" : "=a"(r) : "a"(20L /* i386 getpid */) : "memory");
+		printf("still alive after int 0x80: getpid gave %ld, the pid is %d\n", r,
+		       (int)getpid());
+		return r == getpid() ? 0 : 1;
+	}
 	if (!strcmp(m, "ran")) {
 		printf("RAN\n");
 		return 0;
 	}
-	fprintf(stderr, "usage: e2e-probe grants|refuse|exec|afterexec|hold|attack PID FD|kill|ran\n");
+	fprintf(stderr, "usage: e2e-probe grants|refuse|exec|afterexec|hold|attack PID FD|kill|i386|ran\n");
 	return 2;
 }

@@ -69,6 +69,17 @@ relay $T/out
 ok $([ $rc -eq 159 ] && ! grep -q 'still alive' $T/out; echo $?) \
 	"kill.ini: a call outside the allow-list kills the program with SIGSYS (status $rc, want 159)"
 
+# ---- a call through the i386 ABI (int 0x80), whose numbers no rule of either filter names ------
+$E/e2e-probe i386 >$T/out 2>&1
+rc=$?
+relay $T/out
+ok $rc "control: outside credbox, getpid through int 0x80 works on this kernel (status $rc)"
+$CB --profile "$P/main.ini" -- $E/e2e-probe i386 >$T/out 2>&1
+rc=$?
+relay $T/out
+ok $([ $rc -eq 159 ] && ! grep -q 'still alive' $T/out; echo $?) \
+	"main.ini: getpid through int 0x80 kills the program with SIGSYS (status $rc, want 159)"
+
 # ---- another process of the same uid against a running sandboxed program ---------------------
 $CB --profile "$P/main.ini" -- $E/e2e-probe hold >$T/hold 2>&1 &
 hp=$!
