@@ -4,8 +4,8 @@
  *
  * Two filters are loaded; the kernel applies the stricter verdict of the two:
  *   1. the "always" filter, the same for every profile: denies what would let the granted
- *      directory rights leave the process or let another process reach in (filter.c's
- *      always_denied table), whatever the profile says;
+ *      directory rights leave the process or let another process reach in (the table in
+ *      filter_always.c), whatever the profile says; compiled when credbox is built;
  *   2. the profile's filter: an allow-list or a deny-list of system calls and @groups
  *      (systemd-style group tables in filter.c), with per-syscall errno and a violation action.
  */
