@@ -6,9 +6,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/vm/lib.sh
-vm_kernel_env
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+vm_test_init
 dir=$KSRC/tools/testing/selftests/openat2
 progs=(openat2_test resolve_test)
 

@@ -10,9 +10,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/vm/lib.sh
-vm_kernel_env
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+vm_test_init
 seeds=${CREDBOX_SEEDS:-$VM_REPO/../shared/seeds}
 sel=$KSRC/tools/testing/selftests
 n=0

@@ -15,9 +15,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/vm/lib.sh
-vm_kernel_env
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+vm_test_init
 sel=${CREDBOX_SERIES_KSFT:-$KSRC/tools/testing/selftests}
 
 # name: sources (relative to $sel)

@@ -5,9 +5,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/vm/lib.sh
-vm_kernel_env
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+vm_test_init
 dir=$KSRC/tools/testing/selftests/openat2
 
 if ! ksft_cc "$tmp/rename_attack_test" "$dir/rename_attack_test.c" "$dir/helpers.c" \

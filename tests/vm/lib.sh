@@ -4,6 +4,8 @@
 #                          $CREDBOX_KERNEL_ARGS selects another kernel, e.g.
 #                          CREDBOX_KERNEL_ARGS=--baseline runs a test on the tree
 #                          without the series (tests then pass --kernel "$BZIMAGE")
+#   vm_test_init           what a kselftest-running test does first: vm_kernel_env,
+#                          and a scratch directory $tmp removed on exit
 #   ksft_guest_cmd PROG... a guest shell command running each kselftest program
 #                          between section markers
 #   ksft_merge FILE        turn that output into one TAP stream: every program's
@@ -18,6 +20,12 @@ VMRUN=$VM_REPO/tests/vm/vm-run
 vm_kernel_env() {
 	# shellcheck disable=SC2086
 	eval "$("$VM_REPO/kernel-patches/build-kernel" --print-env ${CREDBOX_KERNEL_ARGS:-})"
+}
+
+vm_test_init() {
+	vm_kernel_env
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
 }
 
 ksft_guest_cmd() {
