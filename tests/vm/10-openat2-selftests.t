@@ -28,10 +28,4 @@ for p in "${progs[@]}"; do adds+=(--add "$tmp/$p:/ksft/openat2/$p"); done
 tests/vm/vm-run --kernel "$BZIMAGE" --timeout 900 "${adds[@]}" -- \
 	"cd /ksft/openat2 && $(ksft_guest_cmd "${progs[@]/#/./}")" >"$tmp/out"
 status=$?
-KSFT_COUNT_FILE=$tmp/count ksft_merge "$tmp/out"
-n=$(cat "$tmp/count")
-if [ "$status" -ne 0 ]; then
-	n=$((n + 1))
-	echo "not ok $n - vm-run exited with status $status"
-fi
-echo "1..$n"
+ksft_report "$tmp/out" "$status"

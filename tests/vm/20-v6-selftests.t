@@ -56,7 +56,4 @@ tests/vm/vm-run --kernel "$BZIMAGE" --timeout 600 \
 	--add "$tmp/cred_allow:/ksft/v6/cred_allow" --add "$tmp/cred_inherit:/ksft/v6/cred_inherit" \
 	-- "cd /ksft/v6 && $(ksft_guest_cmd ./cred_allow ./cred_inherit)" >"$tmp/out"
 status=$?
-KSFT_COUNT_FILE=$tmp/count ksft_merge "$tmp/out" "$n"
-n=$(cat "$tmp/count")
-[ "$status" -eq 0 ] || result 1 "vm-run exited with status $status"
-echo "1..$n"
+ksft_report "$tmp/out" "$status" "$n"

@@ -51,11 +51,5 @@ tests/vm/vm-run --timeout 1200 "${adds[@]}" -- \
 	"cd /ksft/series && $(ksft_guest_cmd "${built[@]}")" >"$tmp/out"
 status=$?
 echo "# the series' selftests took $((SECONDS - start)) s in the guest"
-KSFT_COUNT_FILE=$tmp/count ksft_merge "$tmp/out" "$n" |
+ksft_report "$tmp/out" "$status" "$n" |
 	sed -E 's/^ok ([0-9]+) (.*# *SKIP.*)$/not ok \1 \2 (a skip on the patched kernel)/'
-n=$(cat "$tmp/count")
-if [ "$status" -ne 0 ]; then
-	n=$((n + 1))
-	echo "not ok $n - vm-run exited with status $status"
-fi
-echo "1..$n"

@@ -20,10 +20,4 @@ tests/vm/vm-run --kernel "$BZIMAGE" --timeout 1500 --add "$tmp/rename_attack_tes
 	-- "cd /ksft/openat2 && $(ksft_guest_cmd ./rename_attack_test)" >"$tmp/out"
 status=$?
 echo "# rename_attack_test took $((SECONDS - start)) s in the guest"
-KSFT_COUNT_FILE=$tmp/count ksft_merge "$tmp/out"
-n=$(cat "$tmp/count")
-if [ "$status" -ne 0 ]; then
-	n=$((n + 1))
-	echo "not ok $n - vm-run exited with status $status"
-fi
-echo "1..$n"
+ksft_report "$tmp/out" "$status"

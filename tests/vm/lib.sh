@@ -11,6 +11,9 @@
 #   ksft_merge FILE        turn that output into one TAP stream: every program's
 #                          results renumbered, plans checked per program, a
 #                          non-zero exit without a failure line counted as one
+#   ksft_report FILE STATUS [START]
+#                          ksft_merge, then a failure when vm-run's STATUS is not 0,
+#                          then the plan
 #   extract_new_file PATCH PATH
 #                          print the file a patch creates (its new-file hunk)
 
@@ -75,6 +78,21 @@ ksft_merge() {
 			if (countfile != "") print n > countfile
 		}
 	' "$1"
+}
+
+# ksft_report FILE STATUS [START]: the TAP of a kselftest boot: ksft_merge FILE [START], one
+# more failure if vm-run exited with STATUS other than 0, and the plan.
+ksft_report() {
+	local count n
+	count=$(mktemp)
+	KSFT_COUNT_FILE=$count ksft_merge "$1" "${3:-0}"
+	n=$(cat "$count")
+	rm -f "$count"
+	if [ "$2" -ne 0 ]; then
+		n=$((n + 1))
+		echo "not ok $n - vm-run exited with status $2"
+	fi
+	echo "1..$n"
 }
 
 extract_new_file() {
