@@ -74,11 +74,21 @@ $(B)/tests/client-test: tests/host/client-test.c $(B)/libcredbox-client.a src/cr
 -include tests/loader/rules.mk
 -include tests/vm/rules.mk
 
-check-host: all $(TEST_BINS)
+# The README's two commands, and the other targets that run tests, first install the Debian
+# packages they need (tests/deps: nothing to do, and no apt-get call, when all are there),
+# then go on in a make of their own, which reads pkg-config's flags only now that the
+# libraries are there. So a fresh Debian 12 machine needs no step before `make check`.
+DEPS_FIRST := check check-host check-vm run bench
+$(DEPS_FIRST):
+	tests/deps install
+	+@$(MAKE) --no-print-directory _$@
+.PHONY: $(DEPS_FIRST:%=_%)
+
+_check-host: all $(TEST_BINS)
 	tests/tap-run $(HOST_TESTS)
-check-vm: all $(TEST_BINS) kernel initramfs
+_check-vm: all $(TEST_BINS) kernel initramfs
 	tests/tap-run $(VM_TESTS)
-check: all $(TEST_BINS) kernel initramfs
+_check: all $(TEST_BINS) kernel initramfs
 	tests/tap-run $(HOST_TESTS) $(VM_TESTS)
 
 # ---- the kernel and the VM -------------------------------------------------
@@ -86,9 +96,9 @@ deps:
 	tests/deps install
 kernel:
 	kernel-patches/build-kernel
-run: all $(TEST_BINS) kernel initramfs
+_run: all $(TEST_BINS) kernel initramfs
 	tests/vm/run-demo
-bench: all $(TEST_BINS)
+_bench: all $(TEST_BINS)
 	tests/vm/bench-kernel
 	tests/vm/bench-credbox
 	$(MAKE) --no-print-directory bench-loader
