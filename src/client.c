@@ -16,6 +16,7 @@
 
 #include "credbox.h"
 #include "uapi.h"
+#include "util.h"
 
 /* Parse a decimal fd of at most 9 digits; -1 if END is not reached cleanly. */
 static int client_parse_fd(const char *s, const char *end)
@@ -123,7 +124,7 @@ const char *credbox_strerror(int err)
 
 	if (err < 0)
 		err = -err;
-	for (i = 0; i < sizeof(client_errors) / sizeof(client_errors[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(client_errors); i++)
 		if (client_errors[i].err == err)
 			return client_errors[i].text;
 	return strerror(err);

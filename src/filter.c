@@ -23,6 +23,7 @@
 #include "filter_always.h"
 #include "filter_always_bpf.h"	/* generated: build/filter-always-gen */
 #include "profile.h"
+#include "util.h"
 
 /* ---- groups (after systemd's SystemCallFilter= sets, adapted) ------------------------------ */
 
@@ -145,7 +146,7 @@ static const struct filter_group groups[] = {
 
 const struct filter_group *filter_groups(size_t *n)
 {
-	*n = sizeof(groups) / sizeof(groups[0]);
+	*n = ARRAY_SIZE(groups);
 	return groups;
 }
 
@@ -153,7 +154,7 @@ const struct filter_group *filter_group_find(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(groups); i++) {
 		if (!strcmp(groups[i].name, name))
 			return &groups[i];
 	}
@@ -191,7 +192,7 @@ int filter_errno_parse(const char *s)
 
 		return (*end || v < 1 || v > 4095) ? -1 : (int)v;
 	}
-	for (i = 0; i < sizeof(errnos) / sizeof(errnos[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(errnos); i++) {
 		if (!strcmp(errnos[i].name, s))
 			return errnos[i].value;
 	}
@@ -202,7 +203,7 @@ const char *filter_errno_name(int e)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(errnos) / sizeof(errnos[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(errnos); i++) {
 		if (errnos[i].value == e)
 			return errnos[i].name;
 	}
@@ -523,7 +524,7 @@ int filter_compile(const struct filter_spec *spec, struct filter_bpf *out)
 	if (!out->insns[0])
 		return -ENOMEM;
 	memcpy(out->insns[0], filter_always_bpf, sizeof(filter_always_bpf));
-	out->len[0] = sizeof(filter_always_bpf) / sizeof(filter_always_bpf[0]);
+	out->len[0] = ARRAY_SIZE(filter_always_bpf);
 	/* The profile's, now. */
 	err = build_profile(spec, &ctx);
 	if (!err) {

@@ -21,6 +21,7 @@
 
 #include "filter.h"
 #include "filter_always.h"
+#include "util.h"
 
 /* ---- the always-denied table -------------------------------------------------------------- */
 
@@ -107,7 +108,7 @@ static const struct always_rule always_rules[] = {
 
 int filter_always(size_t i, struct filter_always_info *out)
 {
-	if (i >= sizeof(always_rules) / sizeof(always_rules[0]))
+	if (i >= ARRAY_SIZE(always_rules))
 		return -ENOENT;
 	out->name = always_rules[i].name;
 	out->condition = always_rules[i].condition;
@@ -119,7 +120,7 @@ int filter_always_denies(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(always_rules) / sizeof(always_rules[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(always_rules); i++) {
 		if (always_rules[i].arg < 0 && !strcmp(always_rules[i].name, name))
 			return 1;
 	}
@@ -158,7 +159,7 @@ int filter_always_ctx(scmp_filter_ctx *out)
 
 	if (err)
 		return err;
-	for (i = 0; !err && i < sizeof(always_rules) / sizeof(always_rules[0]); i++) {
+	for (i = 0; !err && i < ARRAY_SIZE(always_rules); i++) {
 		const struct always_rule *r = &always_rules[i];
 		int nr = seccomp_syscall_resolve_name(r->name);
 

@@ -9,6 +9,7 @@
 #include "landlock.h"
 #include "plan.h"
 #include "uapi.h"
+#include "util.h"
 
 #define LL_FS_EXECUTE		(1ULL << 0)
 #define LL_FS_WRITE_FILE	(1ULL << 1)
@@ -65,7 +66,7 @@ int landlock_missing(int abi, size_t i, struct landlock_gap *out)
 {
 	size_t k, seen = 0;
 
-	for (k = 0; k < sizeof(gaps) / sizeof(gaps[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(gaps); k++) {
 		if (gaps[k].abi <= abi)
 			continue;
 		if (seen++ == i) {

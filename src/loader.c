@@ -53,6 +53,7 @@
 #endif
 
 #include "loader_elf.h"
+#include "util.h"
 
 /* Table handed to the per-architecture stub (loader_x86_64.S); lives on the new stack. */
 struct loader_stub_args {
@@ -349,7 +350,7 @@ static int is_special(const char *name)
 	static const char *const names[] = { "[vdso]", "[vvar]", "[vvar_vclock]" };
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(names); i++)
 		if (!strcmp(name, names[i]))
 			return 1;
 	return 0;

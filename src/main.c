@@ -21,6 +21,7 @@
 #include "plan.h"
 #include "preopen.h"
 #include "profile.h"
+#include "util.h"
 
 #ifndef CREDBOX_VERSION
 #define CREDBOX_VERSION "0.1"
@@ -66,7 +67,7 @@ static void usage(FILE *out)
 	fputs("usage: credbox --profile FILE [--] [PROGRAM [ARG...]]\n"
 	      "       credbox --profile FILE --check | --print-filter\n"
 	      "       credbox --help | --version | --list-groups\n\n", out);
-	for (i = 0; i < sizeof(option_table) / sizeof(option_table[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(option_table); i++) {
 		const struct option_row *o = &option_table[i];
 		char left[40];
 
@@ -85,7 +86,7 @@ static const struct option_row *find_option(const char *arg)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(option_table) / sizeof(option_table[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(option_table); i++) {
 		const struct option_row *o = &option_table[i];
 
 		if (!strcmp(arg, o->name) || (o->short_name && arg[0] == '-' &&

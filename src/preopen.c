@@ -15,6 +15,7 @@
 
 #include "preopen.h"
 #include "uapi.h"
+#include "util.h"
 
 #ifndef STATX_MNT_ID
 #define STATX_MNT_ID 0x00001000U
@@ -54,7 +55,7 @@ int preopen_become(const struct plan_ident *id, struct preopen_fscred *saved)
 {
 	saved->fsuid = setfsuid(-1);
 	saved->fsgid = setfsgid(-1);
-	saved->ngroups = getgroups(sizeof(saved->groups) / sizeof(saved->groups[0]),
+	saved->ngroups = getgroups(ARRAY_SIZE(saved->groups),
 				   saved->groups);
 	if (saved->ngroups < 0)
 		return -errno;
@@ -261,7 +262,7 @@ int preopen_check(const struct plan_dir *dir, const struct plan_ident *sandbox, 
 		return refuse(err, -ENOTDIR, HINT_NOT_DIR, dir->path, "not a directory");
 	if (fstatfs(fd, &sfs) < 0)
 		return failed(err, "statfs", dir->path, -errno);
-	for (i = 0; i < sizeof(pseudo_fs) / sizeof(pseudo_fs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(pseudo_fs); i++) {
 		if ((unsigned long)sfs.f_type == pseudo_fs[i].magic)
 			return refuse(err, -EMEDIUMTYPE, HINT_PSEUDO, dir->path,
 				      "on a pseudo file system (%s)", pseudo_fs[i].name);
@@ -306,7 +307,7 @@ int preopen_dir(const struct plan_dir *dir, const struct plan_ident *sandbox, in
 			close(opened);
 		return failed(err, "restoring credentials", dir->path, -EPERM);
 	}
-	for (i = 0; e && i < sizeof(open_errors) / sizeof(open_errors[0]); i++) {
+	for (i = 0; e && i < ARRAY_SIZE(open_errors); i++) {
 		if (open_errors[i].e == -e && (open_errors[i].trusted < 0 ||
 					       open_errors[i].trusted == !!dir->trust_symlinks))
 			return refuse(err, e, open_errors[i].hint, dir->path, "%s",

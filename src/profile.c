@@ -17,6 +17,7 @@
 
 #include "filter.h"
 #include "profile.h"
+#include "util.h"
 
 /* inih hands our reader a buffer of INI_MAX_LINE bytes: the longest line is one less. */
 #define LINE_MAX_CHARS	(INI_MAX_LINE - 1)
@@ -556,7 +557,7 @@ static const struct profile_key keys[] = {
 	  F(struct policy_dir, trust_symlinks), "no",
 	  "Follow symbolic links in path when opening the directory." },
 };
-_Static_assert(sizeof(keys) / sizeof(keys[0]) <= PROFILE_MAX_KEYS, "raise PROFILE_MAX_KEYS");
+_Static_assert(ARRAY_SIZE(keys) <= PROFILE_MAX_KEYS, "raise PROFILE_MAX_KEYS");
 
 static const char *const section_names[SEC_COUNT] = {
 	[SEC_PROGRAM] = "program",
@@ -592,7 +593,7 @@ static const struct {
 
 const struct profile_key *profile_keys(size_t *n)
 {
-	*n = sizeof(keys) / sizeof(keys[0]);
+	*n = ARRAY_SIZE(keys);
 	return keys;
 }
 
@@ -600,7 +601,7 @@ int profile_seen(const struct psec *sec, enum profile_section s, const char *key
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		if (keys[i].section == s && !strcmp(keys[i].name, key))
 			return sec->key_line[i];
 	}
@@ -729,17 +730,17 @@ static const char *unknown_key_hint(enum profile_section s, const char *name, ch
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(key_hints) / sizeof(key_hints[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(key_hints); i++) {
 		if (key_hints[i].section == s && !strcmp(key_hints[i].key, name))
 			return key_hints[i].hint;
 	}
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		if (keys[i].section == s && edit_distance(keys[i].name, name) <= 2) {
 			snprintf(buf, size, "did you mean \"%s\"?", keys[i].name);
 			return buf;
 		}
 	}
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		if (keys[i].section != s && !strcmp(keys[i].name, name)) {
 			snprintf(buf, size, "\"%s\" is a key of [%s%s]", name,
 				 section_names[keys[i].section],
@@ -763,7 +764,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
 				 "key \"%s\" outside any section", name);
 		return 1;	/* the section itself was reported */
 	}
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		const struct profile_key *k = &keys[i];
 
 		if (k->section != c->cur || strcmp(k->name, name))
@@ -867,7 +868,7 @@ static void check_required(struct pctx *c, enum profile_section s, const struct 
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		if (keys[i].section == s && (keys[i].flags & KEY_REQUIRED) &&
 		    !sec->key_line[i])
 			diag_err(c->d, sec->line, NULL, "missing required key \"%s\" in %s",

@@ -11,6 +11,7 @@
 #include "plan.h"
 #include "profile.h"
 #include "tap.h"
+#include "util.h"
 
 /* ---- a fake database: the guest's accounts (tests/vm/vm-run) ------------------------------- */
 
@@ -34,7 +35,7 @@ static int fill(size_t i, struct ident_user *out)
 
 static int fake_user(void *ctx, const char *name, struct ident_user *out)
 {
-	for (size_t i = 0; i < sizeof(users) / sizeof(users[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(users); i++)
 		if (!strcmp(users[i].name, name))
 			return fill(i, out);
 	return -ENOENT;
@@ -42,7 +43,7 @@ static int fake_user(void *ctx, const char *name, struct ident_user *out)
 
 static int fake_uid(void *ctx, uid_t uid, struct ident_user *out)
 {
-	for (size_t i = 0; i < sizeof(users) / sizeof(users[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(users); i++)
 		if (users[i].uid == uid)
 			return fill(i, out);
 	return -ENOENT;
@@ -50,7 +51,7 @@ static int fake_uid(void *ctx, uid_t uid, struct ident_user *out)
 
 static int fake_group(void *ctx, const char *name, gid_t *out)
 {
-	for (size_t i = 0; i < sizeof(grps) / sizeof(grps[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(grps); i++)
 		if (!strcmp(grps[i].name, name)) {
 			*out = grps[i].gid;
 			return 0;
@@ -396,7 +397,7 @@ static void test_conf(const char *srcdir)
 	struct plan plan;
 	size_t len, i;
 
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		char what[128];
 
 		snprintf(path, sizeof(path), "%s/conf/%s", srcdir, files[i]);

@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util.h"
+
 #define VBASE	0x400000UL
 #define CODE	512		/* file offset of the code */
 #define INTERP	640		/* file offset of PT_INTERP strings */
@@ -296,7 +298,7 @@ int main(int argc, char **argv)
 	}
 	helper_files();
 	good_files();
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		base(&e);
 		cases[i].mutate(&e);
 		emit(&e, cases[i].name, cases[i].status, cases[i].msg);
