@@ -7,7 +7,7 @@
  *      directory rights leave the process or let another process reach in (the table in
  *      filter_always.c), whatever the profile says; compiled when credbox is built;
  *   2. the profile's filter: an allow-list or a deny-list of system calls and @groups
- *      (systemd-style group tables in filter.c), with per-syscall errno and a violation action.
+ *      (systemd-style group tables in sysnames.c), with per-syscall errno and a violation action.
  */
 #ifndef CREDBOX_FILTER_H
 #define CREDBOX_FILTER_H
@@ -17,20 +17,6 @@
 #include "diag.h"
 
 struct policy_seccomp;
-
-struct filter_group {
-	const char *name;		/* "@basic-io" */
-	const char *doc;
-	const char *const *syscalls;	/* NULL-terminated; names unknown here are skipped */
-};
-
-const struct filter_group *filter_groups(size_t *n);
-const struct filter_group *filter_group_find(const char *name);
-/* Whether libseccomp knows the name (on any architecture). */
-int filter_syscall_known(const char *name);
-/* "EPERM" or "1" -> 1; -1 if neither. */
-int filter_errno_parse(const char *s);
-const char *filter_errno_name(int e);
 
 enum filter_kind { FILTER_ALLOW, FILTER_KILL, FILTER_ERRNO, FILTER_LOG };
 

@@ -21,6 +21,7 @@
 #include "plan.h"
 #include "preopen.h"
 #include "profile.h"
+#include "sysnames.h"
 #include "util.h"
 
 #ifndef CREDBOX_VERSION
@@ -165,7 +166,7 @@ static void dump_keys(void)
 static void list_groups(void)
 {
 	size_t n, i;
-	const struct filter_group *g = filter_groups(&n);
+	const struct sysnames_group *g = sysnames_groups(&n);
 	const char *const *s;
 
 	for (i = 0; i < n; i++) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "sysnames.h"
 
 static const char *const default_keep[] = { "TERM", "LANG", "LANGUAGE", "LC_*", "TZ", NULL };
 #define DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
@@ -492,8 +493,8 @@ void plan_describe(const struct plan *plan, FILE *out)
 			pol->seccomp.action == SC_ACT_LOG ? "logged" : "kill the process");
 	fputs("any other ", out);
 	if (plan->filter.dflt.kind == FILTER_ERRNO)
-		fprintf(out, "returns %s\n", filter_errno_name(plan->filter.dflt.errnum) ?
-			filter_errno_name(plan->filter.dflt.errnum) : "an errno");
+		fprintf(out, "returns %s\n", sysnames_errno_name(plan->filter.dflt.errnum) ?
+			sysnames_errno_name(plan->filter.dflt.errnum) : "an errno");
 	else
 		fprintf(out, "%s\n", plan->filter.dflt.kind == FILTER_ALLOW ? "is allowed" :
 			plan->filter.dflt.kind == FILTER_LOG ? "is logged and allowed" :

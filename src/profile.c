@@ -15,8 +15,8 @@
 
 #include <ini.h>
 
-#include "filter.h"
 #include "profile.h"
+#include "sysnames.h"
 #include "util.h"
 
 /* inih hands our reader a buffer of INI_MAX_LINE bytes: the longest line is one less. */
@@ -349,7 +349,7 @@ static int parse_fd(struct pctx *c, const struct profile_key *k, void *field, co
 
 static int parse_errno(struct pctx *c, const struct profile_key *k, void *field, const char *v)
 {
-	int e = filter_errno_parse(v);
+	int e = sysnames_errno_parse(v);
 
 	if (e < 0)
 		return diag_err(c->d, c->line, "write a name such as EPERM, or a number",
@@ -425,31 +425,13 @@ static int parse_env_set(struct pctx *c, const struct profile_key *k, void *fiel
 	return list_add(c, l, v);
 }
 
-int profile_syscall_entry(const char *entry, char *name, size_t size, int *errnum)
-{
-	const char *colon = strchr(entry, ':');
-	size_t len = colon ? (size_t)(colon - entry) : strlen(entry);
-
-	*errnum = -1;
-	if (len == 0 || len >= size)
-		return -EINVAL;
-	memcpy(name, entry, len);
-	name[len] = '\0';
-	if (colon) {
-		*errnum = filter_errno_parse(colon + 1);
-		if (*errnum < 0)
-			return -EINVAL;
-	}
-	return 0;
-}
-
 static int add_syscall(struct pctx *c, const struct profile_key *k, void *field, const char *w)
 {
 	int is_deny = !strcmp(k->name, "deny");
 	char name[64];
 	int e;
 
-	if (profile_syscall_entry(w, name, sizeof(name), &e) < 0) {
+	if (sysnames_entry(w, name, sizeof(name), &e) < 0) {
 		if (strchr(w, ':'))
 			return diag_err(c->d, c->line, "write a name such as EPERM, or a number",
 					"%s: bad errno in \"%s\"", k->name, w);
@@ -459,11 +441,11 @@ static int add_syscall(struct pctx *c, const struct profile_key *k, void *field,
 		return diag_err(c->d, c->line, "only deny entries carry an errno",
 				"allow: \"%s\" has an errno", w);
 	if (name[0] == '@') {
-		if (!filter_group_find(name))
+		if (!sysnames_group_find(name))
 			return diag_err(c->d, c->line,
 					"credbox --list-groups lists the groups and their members",
 					"%s: unknown syscall group \"%s\"", k->name, name);
-	} else if (!filter_syscall_known(name)) {
+	} else if (!sysnames_syscall_known(name)) {
 		return diag_err(c->d, c->line, NULL, "%s: unknown system call \"%s\"", k->name,
 				name);
 	}

@@ -24,7 +24,7 @@ $(HT)/sysprobe: tests/host/sysprobe.c | $(HT)
 	$(CC) $(HOST_TFLAGS) -o $@ $<
 
 # The parser alone, with ASan and libFuzzer.
-FUZZ_SRCS := src/profile.c src/diag.c src/filter.c src/filter_always.c
+FUZZ_SRCS := src/profile.c src/diag.c src/sysnames.c src/filter.c src/filter_always.c
 $(HT)/fuzz-profile: tests/host/fuzz-profile.c $(FUZZ_SRCS) $(wildcard src/*.h) \
 		    $(B)/filter_always_bpf.h | $(HT)
 	clang -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc -I$(B) -fsanitize=fuzzer,address,undefined \
