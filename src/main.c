@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,46 +28,58 @@
 #ifndef CREDBOX_VERSION
 #define CREDBOX_VERSION "0.1"
 #endif
+#ifndef CREDBOX_SYSCONFDIR
+#define CREDBOX_SYSCONFDIR "/etc"
+#endif
 
 #define EXIT_CREDBOX	APPLY_EXIT_FAILURE
 
 enum mode { MODE_RUN, MODE_CHECK, MODE_PRINT_FILTER, MODE_HELP, MODE_VERSION, MODE_GROUPS,
 	    MODE_DUMP_KEYS };
+/* Options that are no mode of their own (option_row.mode). */
+#define OPT_PROFILE	(-1)
+#define OPT_VERBOSE	(-2)
 
 struct options {
 	const char *profile;
 	int mode;
+	int verbose;
 	char **cmd;
 	size_t ncmd;
 };
 
 struct option_row {
-	const char *name;
-	char short_name;
+	const char *name;	/* the long name, without "--" */
+	char short_name;	/* 0: none */
 	const char *arg;	/* NULL: no argument */
-	int mode;		/* -1: not a mode */
+	int mode;		/* enum mode, or OPT_* */
 	int hidden;
 	const char *doc;
 };
 
 static const struct option_row option_table[] = {
-	{ "--profile", 'p', "FILE", -1, 0, "the profile to apply (credbox.ini(5))" },
-	{ "--check", 'c', NULL, MODE_CHECK, 0,
-	  "validate the profile, print the plan and what this kernel lacks; change nothing" },
-	{ "--print-filter", 0, NULL, MODE_PRINT_FILTER, 0,
+	{ "profile", 'p', "FILE|NAME", OPT_PROFILE, 0,
+	  "the profile to apply (credbox.ini(5)): a path with a '/', or the NAME of "
+	  CREDBOX_SYSCONFDIR "/credbox/NAME.ini" },
+	{ "check", 'c', NULL, MODE_CHECK, 0,
+	  "check everything a run would, change nothing: exit 0 if a run would start, "
+	  "125 with the run's messages if not; print the plan" },
+	{ "verbose", 'v', NULL, OPT_VERBOSE, 0,
+	  "before the program starts, print on stderr what was applied" },
+	{ "print-filter", 0, NULL, MODE_PRINT_FILTER, 0,
 	  "print the seccomp filters as libseccomp's PFC text" },
-	{ "--list-groups", 0, NULL, MODE_GROUPS, 0, "list the @groups of system calls" },
-	{ "--help", 'h', NULL, MODE_HELP, 0, "show this help" },
-	{ "--version", 'V', NULL, MODE_VERSION, 0, "show the version" },
-	{ "--dump-keys", 0, NULL, MODE_DUMP_KEYS, 1, "print the profile key table" },
+	{ "list-groups", 0, NULL, MODE_GROUPS, 0, "list the @groups of system calls" },
+	{ "help", 'h', NULL, MODE_HELP, 0, "show this help" },
+	{ "version", 'V', NULL, MODE_VERSION, 0, "show the version" },
+	{ "dump-keys", 0, NULL, MODE_DUMP_KEYS, 1, "print the profile key table" },
 };
 
 static void usage(FILE *out)
 {
 	size_t i;
 
-	fputs("usage: credbox --profile FILE [--] [PROGRAM [ARG...]]\n"
-	      "       credbox --profile FILE --check | --print-filter\n"
+	fputs("usage: credbox [--verbose] --profile FILE|NAME [--] [PROGRAM [ARG...]]\n"
+	      "       credbox --profile FILE|NAME --check | --print-filter\n"
 	      "       credbox --help | --version | --list-groups\n\n", out);
 	for (i = 0; i < ARRAY_SIZE(option_table); i++) {
 		const struct option_row *o = &option_table[i];
@@ -74,7 +87,7 @@ static void usage(FILE *out)
 
 		if (o->hidden)
 			continue;
-		snprintf(left, sizeof(left), "%c%c%s%s %s", o->short_name ? '-' : ' ',
+		snprintf(left, sizeof(left), "%c%c%s--%s %s", o->short_name ? '-' : ' ',
 			 o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ",
 			 o->name, o->arg ? o->arg : "");
 		fprintf(out, "  %-26s %s\n", left, o->doc);
@@ -83,70 +96,65 @@ static void usage(FILE *out)
 	      "otherwise the program's own.\n", out);
 }
 
-static const struct option_row *find_option(const char *arg)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(option_table); i++) {
-		const struct option_row *o = &option_table[i];
-
-		if (!strcmp(arg, o->name) || (o->short_name && arg[0] == '-' &&
-					      arg[1] == o->short_name && !arg[2]))
-			return o;
-	}
-	return NULL;
-}
-
+/*
+ * The command line, as getopt_long(3) reads it (so -pFILE, -cv, --prof=FILE all work), up to
+ * the program: the first word that is no option, or "--". getopt's own messages (unknown or
+ * ambiguous option, missing argument) start with argv[0], which is made to say credbox.
+ */
 static int parse_options(int argc, char **argv, struct options *opt)
 {
-	int i;
+	struct option longopts[ARRAY_SIZE(option_table) + 1];
+	char shortopts[2 * ARRAY_SIZE(option_table) + 2] = "+";
+	const struct option_row *o;
+	size_t i, ns = 1;
+	int c;
 
 	memset(opt, 0, sizeof(*opt));
+	memset(longopts, 0, sizeof(longopts));
 	opt->mode = MODE_RUN;
-	for (i = 1; i < argc; i++) {
-		const struct option_row *o;
-		const char *arg = argv[i], *value = NULL, *eq;
-		char name[32];
-
-		if (!strcmp(arg, "--")) {
-			i++;
-			break;
+	for (i = 0; i < ARRAY_SIZE(option_table); i++) {
+		o = &option_table[i];
+		longopts[i] = (struct option){ o->name, o->arg ? required_argument : no_argument,
+					       NULL, o->short_name ? o->short_name : 256 + (int)i };
+		if (o->short_name) {
+			shortopts[ns++] = o->short_name;
+			if (o->arg)
+				shortopts[ns++] = ':';
 		}
-		if (arg[0] != '-' || !arg[1])
-			break;
-		eq = strchr(arg, '=');
-		if (arg[1] == '-' && eq && (size_t)(eq - arg) < sizeof(name)) {
-			snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
-			value = eq + 1;
-			arg = name;
+	}
+	argv[0] = "credbox";
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		for (o = NULL, i = 0; i < ARRAY_SIZE(option_table) && !o; i++) {
+			if (c == option_table[i].short_name || c == 256 + (int)i)
+				o = &option_table[i];
 		}
-		o = find_option(arg);
-		if (!o) {
-			fprintf(stderr, "credbox: unknown option %s\n", argv[i]);
+		if (!o)
+			return -EINVAL;		/* getopt said why */
+		if (o->mode == MODE_HELP || o->mode == MODE_VERSION) {
+			opt->mode = o->mode;	/* as GNU programs do: acted on at once */
+			return 0;
+		} else if (o->mode == OPT_VERBOSE) {
+			opt->verbose = 1;
+		} else if (o->mode == OPT_PROFILE && opt->profile) {
+			fprintf(stderr, "credbox: --profile given twice (\"%s\", then \"%s\")\n",
+				opt->profile, optarg);
 			return -EINVAL;
-		}
-		if (o->arg && !value) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "credbox: %s needs %s\n", o->name, o->arg);
-				return -EINVAL;
-			}
-			value = argv[++i];
-		} else if (!o->arg && value) {
-			fprintf(stderr, "credbox: %s takes no value\n", o->name);
+		} else if (o->mode == OPT_PROFILE && !*optarg) {
+			fputs("credbox: --profile needs a file or a profile name, not an empty "
+			      "word\n", stderr);
 			return -EINVAL;
-		}
-		if (o->mode < 0) {
-			opt->profile = value;
+		} else if (o->mode == OPT_PROFILE) {
+			opt->profile = optarg;
 		} else if (opt->mode != MODE_RUN && opt->mode != o->mode) {
-			fprintf(stderr, "credbox: %s cannot be combined with another mode\n",
+			fprintf(stderr, "credbox: --%s cannot be combined with another mode\n",
 				o->name);
 			return -EINVAL;
 		} else {
 			opt->mode = o->mode;
 		}
 	}
-	opt->cmd = argv + i;
-	opt->ncmd = argc - i;
+	opt->cmd = argv + optind;
+	opt->ncmd = argc - optind;
 	return 0;
 }
 

@@ -71,6 +71,25 @@ ok $([ $rc -eq 0 ] && grep -q -- '--print-filter' "$TMP/out"; echo $?) "--help"
 "$CB" /bin/true 2>/dev/null; ok $([ $? -eq 125 ]; echo $?) "no --profile: 125"
 "$CB" --profile "$P/probe.ini" --check --print-filter 2>/dev/null
 ok $([ $? -eq 125 ]; echo $?) "two modes: 125"
+# as getopt_long(3) parses: an argument joined to its option, grouped short options, unique
+# prefixes of long options; stop at the program
+"$CB" -pconf/minimal.ini -c >"$TMP/out" 2>&1; rc=$?
+ok $([ $rc -eq 0 ] && grep -q '^program' "$TMP/out"; echo $?) "-pFILE -c (got $rc)"
+"$CB" -hV >"$TMP/out" 2>&1; rc=$?
+ok $([ $rc -eq 0 ] && grep -q '^usage: credbox' "$TMP/out"; echo $?) "-hV: the help, which wins"
+"$CB" --prof=conf/minimal.ini --che >"$TMP/out" 2>&1; rc=$?
+ok $([ $rc -eq 0 ] && grep -q '^program' "$TMP/out"; echo $?) "unique prefixes: --prof=FILE --che"
+"$CB" --pr conf/minimal.ini 2>"$TMP/err"; rc=$?
+ok $([ $rc -eq 125 ] && grep -q "^credbox: option '--pr' is ambiguous" "$TMP/err"; echo $?) \
+	"an ambiguous prefix: 125, and which options it could be"
+out=$("$CB" -p conf/minimal.ini /bin/echo -p -c); rc=$?
+ok $([ $rc -eq 0 ] && [ "$out" = "-p -c" ]; echo $?) "options after the program are its own"
+"$CB" -p conf/minimal.ini --profile "$P/probe.ini" -- /bin/true 2>"$TMP/err"; rc=$?
+ok $([ $rc -eq 125 ] && grep -qx 'credbox: --profile given twice ("conf/minimal.ini", then ".*probe.ini")' "$TMP/err"; echo $?) \
+	"--profile twice: 125, naming both (got $rc)"
+"$CB" -p '' -- /bin/true 2>"$TMP/err"; rc=$?
+ok $([ $rc -eq 125 ] && grep -q '^credbox: --profile needs a file or a profile name, not an empty word' "$TMP/err"; echo $?) \
+	"-p '': 125, and what it needs (got $rc)"
 
 # ---- --check and --print-filter ------------------------------------------------------------
 env -i "$CB" --profile conf/minimal.ini --check >"$TMP/out"; rc=$?
