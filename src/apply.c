@@ -16,29 +16,24 @@
 #include "privdrop.h"
 #include "uapi.h"
 
-/* Not the profile's doing (apply_error.line). */
-#define NO_LINE	(-1)
-
 /*
- * Record the failure for main: exit status, the profile line at fault, the fix when known.
- * Returns e (-errno), or -EPERM for e == 0. The message says what is wrong in words; a call's
- * strerror goes in only where nothing better can be said.
+ * The failure is the profile's: record the exit status and the line at fault (FAILURE_NO_LINE:
+ * not the profile's doing). Returns the -errno recorded.
  */
-static int fail(struct apply_error *err, int status, int line, const char *hint, int e,
+#define NO_LINE	FAILURE_NO_LINE
+
+static int fail(struct failure *err, int status, int line, const char *hint, int e,
 		const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
-static int fail(struct apply_error *err, int status, int line, const char *hint, int e,
+static int fail(struct failure *err, int status, int line, const char *hint, int e,
 		const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	failure_vset(err, e, hint, fmt, ap);
 	va_end(ap);
-	err->status = status;
-	err->line = line;
-	err->hint = hint;
-	return e ? e : -EPERM;
+	return failure_at(err, status, line);
 }
 
 /* The line of the landlock key, else of [filesystem], else 0 (the default: the profile). */
@@ -101,7 +96,7 @@ int apply_find_program(const struct plan *plan, char *out, size_t size)
 
 /* Step 1: open the program while still privileged; it must be runnable by the sandbox. */
 static int open_program(const struct plan *plan, char *path, size_t size,
-			struct apply_error *err)
+			struct failure *err)
 {
 	int line = plan->program_line ? plan->program_line : NO_LINE;
 	int id_line = plan->pol->identity.user.line;
@@ -111,29 +106,29 @@ static int open_program(const struct plan *plan, char *path, size_t size,
 
 	e = apply_find_program(plan, path, size);
 	if ((e == -ENOENT || e == -ENOTDIR) && strchr(plan->program, '/'))
-		return fail(err, APPLY_EXIT_NOT_FOUND, line, NULL, e, "%s does not exist",
+		return fail(err, EXIT_NOT_FOUND, line, NULL, e, "%s does not exist",
 			    plan->program);
 	if (e == -ENOENT || e == -ENOTDIR)
-		return fail(err, APPLY_EXIT_NOT_FOUND, line,
+		return fail(err, EXIT_NOT_FOUND, line,
 			    "the program's PATH is searched, not credbox's; give the absolute path",
 			    e, "%s is in no directory of PATH", plan->program);
 	if (e)
-		return fail(err, APPLY_EXIT_CANNOT_RUN, line, NULL, e, "%s: %s", plan->program,
+		return fail(err, EXIT_CANNOT_RUN, line, NULL, e, "%s: %s", plan->program,
 			    strerror(-e));
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
-		return fail(err, errno == ENOENT ? APPLY_EXIT_NOT_FOUND : APPLY_EXIT_CANNOT_RUN,
+		return fail(err, errno == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN,
 			    line, NULL, -errno, "%s: %s", path, strerror(errno));
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return fail(err, APPLY_EXIT_CANNOT_RUN, line, NULL, -EACCES,
+		return fail(err, EXIT_CANNOT_RUN, line, NULL, -EACCES,
 			    "%s is not a regular file", path);
 	}
 	/* execve would check execute permission for the dropped identity: so do we. */
 	e = preopen_become(&plan->run, &saved);
 	if (e) {
 		close(fd);
-		return fail(err, APPLY_EXIT_FAILURE, id_line,
+		return fail(err, EXIT_CREDBOX, id_line,
 			    e == -EPERM ? "start credbox as root" : NULL, e,
 			    "cannot take on the identity of %s: %s", plan->run.name, strerror(-e));
 	}
@@ -141,9 +136,9 @@ static int open_program(const struct plan *plan, char *path, size_t size,
 	e = preopen_leave(&saved);
 	if (e || !x_ok) {
 		close(fd);
-		return e ? fail(err, APPLY_EXIT_FAILURE, NO_LINE, NULL, e,
+		return e ? fail(err, EXIT_CREDBOX, NO_LINE, NULL, e,
 				"restoring credentials: %s", strerror(-e)) :
-			   fail(err, APPLY_EXIT_CANNOT_RUN, line, NULL, -EACCES,
+			   fail(err, EXIT_CANNOT_RUN, line, NULL, -EACCES,
 				"%s is not executable by %s, the sandboxed user", path,
 				plan->run.name);
 	}
@@ -155,7 +150,7 @@ static int open_program(const struct plan *plan, char *path, size_t size,
  * compiled here too: they are loaded after loader_build_stack has moved brk, when glibc's
  * sbrk points into memory that is no longer the heap and nothing may allocate any more.
  */
-static int preflight(const struct plan *plan, struct filter_bpf *bpf, struct apply_error *err)
+static int preflight(const struct plan *plan, struct filter_bpf *bpf, struct failure *err)
 {
 	const struct policy *pol = plan->pol;
 	int e, abi;
@@ -164,20 +159,20 @@ static int preflight(const struct plan *plan, struct filter_bpf *bpf, struct app
 	if (plan->ndirs) {
 		e = preopen_probe();
 		if (e == -EOPNOTSUPP)
-			return fail(err, APPLY_EXIT_FAILURE, pol->dirs[0].sec.line,
+			return fail(err, EXIT_CREDBOX, pol->dirs[0].sec.line,
 				    "boot a kernel with the credbox series (kernel-patches/), or "
 				    "remove the [dir] sections", e,
 				    "[dir %s]: this kernel lacks O_CRED_ALLOW (openat2 refuses the "
 				    "flag), which every [dir] grant needs", plan->dirs[0].name);
 		if (e)
-			return fail(err, APPLY_EXIT_FAILURE, pol->dirs[0].sec.line, NULL, e,
+			return fail(err, EXIT_CREDBOX, pol->dirs[0].sec.line, NULL, e,
 				    "[dir %s]: cannot probe for O_CRED_ALLOW: %s",
 				    plan->dirs[0].name, strerror(-e));
 	}
 	/* Running without the Landlock the admin required would widen the sandbox. */
 	abi = landlock_abi();
 	if (plan->landlock_required && abi < 0)
-		return fail(err, APPLY_EXIT_FAILURE, landlock_line(pol),
+		return fail(err, EXIT_CREDBOX, landlock_line(pol),
 			    "set \"landlock = best-effort\" in [filesystem] to run without it, or "
 			    "boot a kernel with Landlock", abi,
 			    "%s, but this kernel has no Landlock (%s)",
@@ -186,98 +181,119 @@ static int preflight(const struct plan *plan, struct filter_bpf *bpf, struct app
 			    abi == -ENOSYS ? "not built in" : "not enabled at boot, see lsm=");
 	e = filter_compile(&plan->filter, bpf);
 	if (e)
-		return fail(err, APPLY_EXIT_FAILURE, pol->seccomp.sec.line, NULL, e,
+		return fail(err, EXIT_CREDBOX, pol->seccomp.sec.line, NULL, e,
 			    "[seccomp]: cannot compile the filters: %s", strerror(-e));
 	return 0;
 }
 
-int apply(const struct plan *plan, struct apply_error *err)
+/* Step 1: the program, opened and checked while privileged: ELF errors give 126 early. */
+static int prepare_program(const struct plan *plan, struct loader_image *img,
+			   struct failure *err)
 {
 	char path[4096];
-	int dir_fds[PROFILE_MAX_DIRS];
-	struct preopen_error perr;
-	struct privdrop_error derr;
-	const char *llpath;
-	struct filter_bpf bpf;
-	size_t i;
-	int e, prog;
-	struct loader_image img;
-	struct loader_error lerr;
+	int prog = open_program(plan, path, sizeof(path), err), e;
 
-	err->changed = 0;
-	err->line = NO_LINE;
-	err->hint = NULL;
-	e = preflight(plan, &bpf, err);
-	if (e)
-		return e;
-
-	/* 1. Open and check the program while privileged: ELF errors give 126 before any change. */
-	prog = open_program(plan, path, sizeof(path), err);
 	if (prog < 0)
 		return prog;
-	e = loader_prepare(&img, prog, path, &lerr);
+	e = loader_prepare(img, prog, path, err);
 	close(prog);
 	if (e)
-		return fail(err, lerr.status, plan->program_line ? plan->program_line : NO_LINE,
-			    NULL, e, "%s", lerr.msg);
+		failure_at(err, err->status, plan->program_line ? plan->program_line : NO_LINE);
+	return e;
+}
 
-	/* 2. Directories opened as their owners (no one can redirect the path or hand us more). */
+/* Step 2: the directories, each opened as its owner and checked (preopen.h says what). */
+static int open_dirs(const struct plan *plan, int *dir_fds, struct failure *err)
+{
+	size_t i;
+	int e;
+
 	for (i = 0; i < plan->ndirs; i++) {
-		e = preopen_dir(&plan->dirs[i], &plan->run, &dir_fds[i], &perr);
+		e = preopen_dir(&plan->dirs[i], &plan->run, &dir_fds[i], err);
 		if (e) {
-			fail(err, APPLY_EXIT_FAILURE, plan->pol->dirs[i].path.line, perr.hint, e,
-			     "[dir %s] %s: %s", plan->dirs[i].name, perr.path, perr.what);
+			failure_prefix(err, "[dir %s] ", plan->dirs[i].name);
+			failure_at(err, EXIT_CREDBOX, plan->pol->dirs[i].path.line);
 			while (i--)
 				close(dir_fds[i]);
 			return e;
 		}
 	}
+	return 0;
+}
+
+/* Step 4: Landlock, with the line of the path it failed on. */
+static int confine(const struct plan *plan, const int *dir_fds, struct failure *err)
+{
+	const char *llpath;
+	int e = landlock_apply(plan, dir_fds, &llpath);
+
+	if (e == -EOPNOTSUPP && !plan->landlock_required)
+		return 0;
+	if (e == -ENOENT && llpath)
+		return fail(err, EXIT_CREDBOX, path_line(plan, llpath),
+			    "mark a path that may be missing with a leading '-', as in "
+			    "\"ro = -/lib64\"", e, "[filesystem] %s: does not exist", llpath);
+	if (e)
+		return fail(err, EXIT_CREDBOX, llpath ? path_line(plan, llpath) :
+			    landlock_line(plan->pol), NULL, e, "Landlock%s%s: %s",
+			    llpath ? " rule for " : "", llpath ? llpath : "", strerror(-e));
+	return 0;
+}
+
+int apply(const struct plan *plan, struct failure *err)
+{
+	int dir_fds[PROFILE_MAX_DIRS];
+	struct loader_image img;
+	struct filter_bpf bpf;
+	int e;
+
+	e = preflight(plan, &bpf, err);
+	if (e)
+		return e;
+
+	/* 1. The program: its ELF errors give 126 before anything has changed. */
+	e = prepare_program(plan, &img, err);
+	if (e)
+		return e;
+
+	/* 2. Directories opened as their owners (no one can redirect the path or hand us more) */
+	e = open_dirs(plan, dir_fds, err);
+	if (e)
+		return e;
 	/* ... and every other fd closed: nothing of credbox's parent leaks to the program. */
-	err->changed = 1;
 	e = preopen_place(plan, dir_fds);
 	if (e)
-		return fail(err, APPLY_EXIT_FAILURE, NO_LINE, NULL, e,
+		return fail(err, EXIT_CREDBOX, NO_LINE, NULL, e,
 			    "moving the directories to their fds (up to %d): %s", plan->max_fd,
 			    strerror(-e));
 
 	/* 3. Drop privilege for good: a compromised program gets no root, no capability back. */
-	e = privdrop_apply(&plan->run, &derr);
-	if (e)
-		return fail(err, APPLY_EXIT_FAILURE, plan->pol->identity.user.line, NULL, e,
-			    "dropping privileges to %s: %s%s%s", plan->run.name, derr.step,
-			    derr.call ? ": " : "", derr.call ? strerror(-e) : "");
+	e = privdrop_apply(&plan->run, err);
+	if (e) {
+		failure_prefix(err, "dropping privileges to %s: ", plan->run.name);
+		return failure_at(err, EXIT_CREDBOX, plan->pol->identity.user.line);
+	}
 
 	/* 4. Landlock: paths outside the grants stay out of reach even if DAC would allow. */
-	e = landlock_apply(plan, dir_fds, &llpath);
-	if (e == -EOPNOTSUPP && !plan->landlock_required)
-		e = 0;
-	if (e == -ENOENT && llpath)
-		return fail(err, APPLY_EXIT_FAILURE, path_line(plan, llpath),
-			    "mark a path that may be missing with a leading '-', as in "
-			    "\"ro = -/lib64\"", e, "[filesystem] %s: does not exist", llpath);
+	e = confine(plan, dir_fds, err);
 	if (e)
-		return fail(err, APPLY_EXIT_FAILURE, llpath ? path_line(plan, llpath) :
-			    landlock_line(plan->pol), NULL, e, "Landlock%s%s: %s",
-			    llpath ? " rule for " : "", llpath ? llpath : "", strerror(-e));
+		return e;
 
 	/*
 	 * The program's stack, and the kernel's view of it (/proc/PID/cmdline, auxv, the brk
 	 * heap after its image), while PR_SET_MM is still allowed: a program must not find
 	 * credbox's arguments or heap where execve would have given it its own.
 	 */
-	e = loader_build_stack(&img, plan->argv, plan->envp, &lerr);
+	e = loader_build_stack(&img, plan->argv, plan->envp, err);
 	if (e)
-		return fail(err, lerr.status ? lerr.status : APPLY_EXIT_FAILURE, NO_LINE, NULL, e,
-			    "%s", lerr.msg);
+		return e;
 
 	/* 5. Seccomp, last: the rights cannot leave the process, no other process reaches in. */
 	e = filter_install(&bpf);
 	if (e)
-		return fail(err, APPLY_EXIT_FAILURE, NO_LINE, NULL, e,
+		return fail(err, EXIT_CREDBOX, NO_LINE, NULL, e,
 			    "loading the seccomp filters: %s", strerror(-e));
 
 	/* 6. The loader, never execve (it would close the granted fds). */
-	e = loader_enter(&img, plan->argv, plan->envp, &lerr);
-	return fail(err, lerr.status ? lerr.status : APPLY_EXIT_FAILURE, NO_LINE, NULL, e, "%s",
-		    lerr.msg);
+	return loader_enter(&img, plan->argv, plan->envp, err);
 }

@@ -113,7 +113,7 @@ static int read_at(int fd, void *buf, size_t len, uint64_t off)
  * What execve's open_exec checks: a regular file, executable by someone, not on a noexec
  * mount (mapping it PROT_EXEC would fail there anyway, later and less clearly).
  */
-static int check_file(struct loader_file *f, const char *what, struct loader_error *err)
+static int check_file(struct loader_file *f, const char *what, struct failure *err)
 {
 	struct stat st;
 	struct statvfs vfs;
@@ -130,7 +130,7 @@ static int check_file(struct loader_file *f, const char *what, struct loader_err
 	return 0;
 }
 
-static int read_elf(struct loader_file *f, const char *what, struct loader_error *err)
+static int read_elf(struct loader_file *f, const char *what, struct failure *err)
 {
 	int ret = check_file(f, what, err);
 
@@ -153,7 +153,7 @@ static int read_elf(struct loader_file *f, const char *what, struct loader_error
 
 /* Open and check the interpreter named by the program's PT_INTERP. */
 static int open_interp(struct loader_image *img, struct loader_file *prog,
-		       struct loader_file *interp, struct loader_error *err)
+		       struct loader_file *interp, struct failure *err)
 {
 	const Elf64_Phdr *ip = &prog->ph[prog->plan.interp];
 	int ret;
@@ -228,7 +228,7 @@ static int map_segment(int fd, const Elf64_Phdr *p, uintptr_t bias)
  * randomised mmap puts it, aligned to the largest p_align.
  */
 static int reserve(struct loader_file *f, uintptr_t *base, const char *what,
-		   struct loader_error *err)
+		   struct failure *err)
 {
 	uintptr_t span = f->plan.hi - f->plan.lo, extra, r, b;
 	void *m;
@@ -286,7 +286,7 @@ static void mm_fields(struct loader_elf *out, const Elf64_Phdr *p, uintptr_t bia
 
 /* Map every PT_LOAD of f; record the kept ranges in img; fill out. */
 static int map_image(struct loader_image *img, struct loader_file *f, struct loader_elf *out,
-		     const char *what, struct loader_error *err)
+		     const char *what, struct failure *err)
 {
 	uintptr_t base = 0, bias, prev_end = 0;
 	unsigned int i;
@@ -430,7 +430,7 @@ static void keep_special_fallback(struct loader_image *img)
 /* ---- prepare ----------------------------------------------------------------------------- */
 
 int loader_prepare(struct loader_image *img, int exec_fd, const char *execfn,
-		   struct loader_error *err)
+		   struct failure *err)
 {
 	struct loader_file *prog, *interp;
 	int ret;
@@ -602,7 +602,7 @@ static int stack_size(uintptr_t *size)
  * an executable stack works) and write everything above sp into img->stack.
  */
 static int build_stack(struct loader_image *img, char *const argv[], char *const envp[],
-		       struct loader_error *err)
+		       struct failure *err)
 {
 	struct loader_stack *st = &img->stack;
 	const char *plat = (const char *)getauxval(AT_PLATFORM);
@@ -689,7 +689,7 @@ static int set_mm(const struct loader_image *img)
 }
 
 int loader_build_stack(struct loader_image *img, char *const argv[], char *const envp[],
-		       struct loader_error *err)
+		       struct failure *err)
 {
 	int ret;
 
@@ -787,7 +787,7 @@ static void *thread_pointer(void)
  * the process or corrupt the program's memory, so unregister it. The program's own libc
  * registers its area at startup, as after execve.
  */
-static int rseq_unregister(struct loader_error *err)
+static int rseq_unregister(struct failure *err)
 {
 #ifdef RSEQ_SIG
 	static const unsigned int lens[] = { 0, 32 };	/* __rseq_size, glibc <= 2.39's 32 */
@@ -853,7 +853,7 @@ static void set_name(const char *execfn)
 }
 
 int loader_enter(struct loader_image *img, char *const argv[], char *const envp[],
-		 struct loader_error *err)
+		 struct failure *err)
 {
 	struct loader_stub_args *args;
 	int ret;

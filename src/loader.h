@@ -23,8 +23,8 @@
  * unregister glibc's rseq area), getuid, geteuid, getgid, getegid, write and exit_group (only
  * for the message if an munmap fails after the point of no return). It opens no file.
  *
- * Errors: both calls return 0 or -errno, with err->msg a one-line human message (no trailing
- * newline, no program name) and err->status the exit status the launcher should use:
+ * Errors: every call returns 0 or -errno, with err (failure.h) holding a one-line message (no
+ * trailing newline, no program name) and the exit status the launcher should use:
  *   127  the program's interpreter does not exist (-ENOENT), as a shell reports execve's ENOENT
  *   126  everything else: malformed, truncated or hostile ELF (-ENOEXEC), bad argument
  *        (-EINVAL), not executable or on a noexec mount (-EACCES), address collision with
@@ -48,6 +48,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "failure.h"
+
 /* More program headers than this is refused (-ENOEXEC); real programs have about 15. */
 #define LOADER_MAX_PHNUM	64
 /* Path of an ELF interpreter, NUL included. */
@@ -56,12 +58,6 @@
 #define LOADER_MAX_EXECFN	4096
 /* Address ranges kept at the jump: both images' segments, the vDSO and vvar pages. */
 #define LOADER_MAX_KEEP		(2 * LOADER_MAX_PHNUM + 8)
-
-struct loader_error {
-	int code;		/* -errno, as returned */
-	int status;		/* exit status for the launcher: 126 or 127 */
-	char msg[256];		/* human-readable, one line */
-};
 
 /* One range of the address space, page aligned. */
 struct loader_range {
@@ -116,7 +112,7 @@ struct loader_image {
  * nothing is left mapped and nothing else in the process has changed.
  */
 int loader_prepare(struct loader_image *img, int exec_fd, const char *execfn,
-		   struct loader_error *err);
+		   struct failure *err);
 
 /*
  * Optional, between the privilege drop and seccomp (it reads the dropped ids for the auxv,
@@ -131,7 +127,7 @@ int loader_prepare(struct loader_image *img, int exec_fd, const char *execfn,
  * success, so malloc would hand out unmapped memory.
  */
 int loader_build_stack(struct loader_image *img, char *const argv[], char *const envp[],
-		       struct loader_error *err);
+		       struct failure *err);
 
 /*
  * Start the prepared program with argv and envp (ignored if loader_build_stack ran) (NULL-terminated; copied onto the new stack,
@@ -141,7 +137,7 @@ int loader_build_stack(struct loader_image *img, char *const argv[], char *const
  * loader_release().
  */
 int loader_enter(struct loader_image *img, char *const argv[], char *const envp[],
-		 struct loader_error *err);
+		 struct failure *err);
 
 /* Unmap what loader_prepare mapped, for a launcher that gives up after preparing. */
 void loader_release(struct loader_image *img);

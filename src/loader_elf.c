@@ -15,20 +15,19 @@
 
 #include "loader_elf.h"
 
-int loader_fail(struct loader_error *err, int code, const char *fmt, ...)
+int loader_fail(struct failure *err, int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	err->code = code;
-	err->status = code == -ENOENT ? 127 : 126;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	failure_vset(err, code, NULL, fmt, ap);
 	va_end(ap);
-	return code;
+	return failure_at(err, code == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN,
+			  FAILURE_NO_LINE);
 }
 
 int loader_elf_check_ehdr(const Elf64_Ehdr *eh, uint64_t file_size, const char *what,
-			  struct loader_error *err)
+			  struct failure *err)
 {
 	uint64_t table;
 
@@ -66,7 +65,7 @@ int loader_elf_check_ehdr(const Elf64_Ehdr *eh, uint64_t file_size, const char *
 
 /* Protections are only the three PF_ bits; anything else is ignored like the kernel does. */
 static int check_load(const Elf64_Phdr *p, uint64_t file_size, const char *what, unsigned int i,
-		      struct loader_error *err)
+		      struct failure *err)
 {
 	if (p->p_filesz > p->p_memsz)
 		return loader_fail(err, -ENOEXEC, "%s: segment %u has p_filesz > p_memsz", what, i);
@@ -105,7 +104,7 @@ static uint64_t page_up(uint64_t v)
 /* Fold one checked PT_LOAD into the plan: order, overlap, span, entry and phdr location. */
 static int plan_load(const Elf64_Ehdr *eh, const Elf64_Phdr *p, uint64_t *prev_end,
 		     int *entry_ok, const char *what, unsigned int i, struct loader_plan *plan,
-		     struct loader_error *err)
+		     struct failure *err)
 {
 	uint64_t end = p->p_vaddr + p->p_memsz;
 
@@ -131,7 +130,7 @@ static int plan_load(const Elf64_Ehdr *eh, const Elf64_Phdr *p, uint64_t *prev_e
 }
 
 int loader_elf_check_phdrs(const Elf64_Ehdr *eh, const Elf64_Phdr *ph, uint64_t file_size,
-			   const char *what, struct loader_plan *plan, struct loader_error *err)
+			   const char *what, struct loader_plan *plan, struct failure *err)
 {
 	uint64_t prev_end = UINT64_MAX;
 	int entry_ok = 0, nload = 0, ret;
@@ -191,7 +190,7 @@ int loader_elf_check_phdrs(const Elf64_Ehdr *eh, const Elf64_Phdr *ph, uint64_t 
 }
 
 int loader_elf_check_interp(const char *path, uint64_t len, const char *what,
-			    struct loader_error *err)
+			    struct failure *err)
 {
 	/* An embedded NUL would make the path we open differ from the one we reported. */
 	if (len < 2 || path[len - 1] != '\0' || memchr(path, '\0', len - 1) != NULL)
@@ -200,7 +199,7 @@ int loader_elf_check_interp(const char *path, uint64_t len, const char *what,
 }
 
 int loader_elf_check_buffer(const void *buf, uint64_t len, struct loader_plan *plan,
-			    struct loader_error *err)
+			    struct failure *err)
 {
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph[LOADER_MAX_PHNUM];

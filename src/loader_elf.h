@@ -39,23 +39,24 @@ struct loader_plan {
 	uint64_t entry;		/* e_entry, checked to be in an executable PT_LOAD */
 };
 
-int loader_fail(struct loader_error *err, int code, const char *fmt, ...)
+/* Record a failure of the loader: exit status 127 for -ENOENT, else 126. Returns code. */
+int loader_fail(struct failure *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* e_ident, type, machine, program header table geometry against the file size. */
 int loader_elf_check_ehdr(const Elf64_Ehdr *eh, uint64_t file_size, const char *what,
-			  struct loader_error *err);
+			  struct failure *err);
 
 /* Every program header, and the plan derived from them. eh must have passed the above. */
 int loader_elf_check_phdrs(const Elf64_Ehdr *eh, const Elf64_Phdr *ph, uint64_t file_size,
-			   const char *what, struct loader_plan *plan, struct loader_error *err);
+			   const char *what, struct loader_plan *plan, struct failure *err);
 
 /* The PT_INTERP contents: NUL-terminated exactly at the end, non-empty. */
 int loader_elf_check_interp(const char *path, uint64_t len, const char *what,
-			    struct loader_error *err);
+			    struct failure *err);
 
 /* All three on an ELF file held in memory (used by the fuzz target). */
 int loader_elf_check_buffer(const void *buf, uint64_t len, struct loader_plan *plan,
-			    struct loader_error *err);
+			    struct failure *err);
 
 #endif /* CREDBOX_LOADER_ELF_H */

@@ -32,8 +32,6 @@
 #define CREDBOX_SYSCONFDIR "/etc"
 #endif
 
-#define EXIT_CREDBOX	APPLY_EXIT_FAILURE
-
 enum mode { MODE_RUN, MODE_CHECK, MODE_PRINT_FILTER, MODE_HELP, MODE_VERSION, MODE_GROUPS,
 	    MODE_DUMP_KEYS };
 /* Options that are no mode of their own (option_row.mode). */
@@ -243,8 +241,8 @@ static void print_diag(const struct diag *d)
 	free(text);
 }
 
-/* Like the parser's messages: the profile's line at fault, then the fix (see apply.h). */
-static void print_apply_error(const char *profile, const struct apply_error *err)
+/* Like the parser's messages: the profile's line at fault, then the fix (see failure.h). */
+static void print_failure(const char *profile, const struct failure *err)
 {
 	if (err->line > 0)
 		fprintf(stderr, "%s:%d: %s\n", profile, err->line, err->msg);
@@ -294,7 +292,7 @@ int main(int argc, char **argv)
 	struct policy pol;
 	struct plan plan;
 	struct ident_db db;
-	struct apply_error aerr;
+	struct failure err;
 	struct diag d;
 	char *buf;
 	size_t len;
@@ -357,7 +355,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	fflush(NULL);
-	apply(&plan, &aerr);
-	print_apply_error(opt.profile, &aerr);
-	return aerr.status ? aerr.status : EXIT_CREDBOX;
+	apply(&plan, &err);
+	print_failure(opt.profile, &err);
+	return err.status;
 }

@@ -125,24 +125,24 @@ static const struct {
 	  "permission on the last" },
 };
 
-static int refuse(struct preopen_error *err, int e, const char *hint, const char *path,
+/* Refused, with the path at fault in front of the words: "/srv/a/dev: a device node". */
+static int refuse(struct failure *err, int e, const char *hint, const char *path,
 		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-static int refuse(struct preopen_error *err, int e, const char *hint, const char *path,
+static int refuse(struct failure *err, int e, const char *hint, const char *path,
 		  const char *fmt, ...)
 {
+	char what[256];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(err->what, sizeof(err->what), fmt, ap);
+	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	err->hint = hint;
-	snprintf(err->path, sizeof(err->path), "%s", path);
-	return e;
+	return failure_set(err, e, hint, "%s: %s", path, what);
 }
 
 /* A call failed for a reason that its error says best. */
-static int failed(struct preopen_error *err, const char *call, const char *path, int e)
+static int failed(struct failure *err, const char *call, const char *path, int e)
 {
 	return refuse(err, e, NULL, path, "%s: %s", call, strerror(-e));
 }
@@ -163,7 +163,7 @@ struct walk {
 	const struct plan_ident *sandbox;
 	unsigned long long top_mnt;
 	size_t ndirs;
-	struct preopen_error *err;
+	struct failure *err;
 	char path[4096];
 };
 
@@ -248,7 +248,7 @@ static int walk_tree(struct walk *w, int fd, int depth)
 }
 
 int preopen_check(const struct plan_dir *dir, const struct plan_ident *sandbox, int fd,
-		  struct preopen_error *err)
+		  struct failure *err)
 {
 	struct walk w = { .sandbox = sandbox, .err = err };
 	struct statfs sfs;
@@ -282,7 +282,7 @@ int preopen_check(const struct plan_dir *dir, const struct plan_ident *sandbox, 
 }
 
 int preopen_dir(const struct plan_dir *dir, const struct plan_ident *sandbox, int *fd,
-		struct preopen_error *err)
+		struct failure *err)
 {
 	/*
 	 * No one may redirect the path while we open it with the owner's rights: symbolic links

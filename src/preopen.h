@@ -24,17 +24,11 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "failure.h"
 #include "plan.h"
 
 #define PREOPEN_MAX_TREE_DIRS	100000
 #define PREOPEN_MAX_DEPTH	128
-
-/* Why a directory was refused, as the admin should read it. */
-struct preopen_error {
-	char what[160];		/* the problem, plainly; a failed call with its error */
-	const char *hint;	/* static: the fix, when it is known; NULL: none */
-	char path[4096];	/* where: the granted path, or a directory of its tree */
-};
 
 /* The running kernel supports O_CRED_ALLOW: 0; -EOPNOTSUPP if openat2 refuses it; -errno. */
 int preopen_probe(void);
@@ -51,13 +45,16 @@ struct preopen_fscred {
 int preopen_become(const struct plan_ident *id, struct preopen_fscred *saved);
 int preopen_leave(const struct preopen_fscred *saved);
 
-/* Open and check one directory; *fd: an O_CLOEXEC fd (any number). 0 or -errno. */
+/*
+ * Open and check one directory; *fd: an O_CLOEXEC fd (any number). 0 or -errno, with err
+ * saying "PATH: the problem" (PATH: the granted path, or the entry of its tree at fault).
+ */
 int preopen_dir(const struct plan_dir *dir, const struct plan_ident *sandbox, int *fd,
-		struct preopen_error *err);
+		struct failure *err);
 
 /* The checks alone, on a directory fd opened some other way (host tests). 0 or -errno. */
 int preopen_check(const struct plan_dir *dir, const struct plan_ident *sandbox, int fd,
-		  struct preopen_error *err);
+		  struct failure *err);
 
 /* fs.protected_hardlinks is 1: 0, -EPERM if not, -errno if it cannot be read. */
 int preopen_hardlinks_protected(void);

@@ -4,6 +4,7 @@
 #include <grp.h>
 #include <linux/capability.h>
 #include <linux/securebits.h>
+#include <string.h>
 #include <sys/fsuid.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -15,11 +16,10 @@
 #include "privdrop.h"
 
 /* e: the errno of the call named by step, or 0 for a check that found something wrong. */
-static int fail(struct privdrop_error *err, const char *step, int e)
+static int fail(struct failure *err, const char *step, int e)
 {
-	err->step = step;
-	err->call = e != 0;
-	return e ? -e : -EPERM;
+	return e ? failure_set(err, -e, NULL, "%s: %s", step, strerror(e)) :
+		   failure_set(err, 0, NULL, "%s", step);
 }
 
 /*
@@ -42,7 +42,7 @@ static int drop_bounding_set(void)
 	return 0;
 }
 
-int privdrop_apply(const struct plan_ident *id, struct privdrop_error *err)
+int privdrop_apply(const struct plan_ident *id, struct failure *err)
 {
 	int e;
 
@@ -118,7 +118,7 @@ static int caps_empty(void)
 	return 1;
 }
 
-int privdrop_verify(const struct plan_ident *id, struct privdrop_error *err)
+int privdrop_verify(const struct plan_ident *id, struct failure *err)
 {
 	uid_t ru, eu, su;
 	gid_t rg, eg, sg;

@@ -8,23 +8,19 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-struct plan_ident;
+#include "failure.h"
 
-/* Which check failed, for the message. */
-struct privdrop_error {
-	const char *step;	/* static: what failed, plainly */
-	int call;		/* step names a system call: its errno says why */
-};
+struct plan_ident;
 
 /*
  * Set groups, gids, uids; clear every capability set (effective, permitted, inheritable,
  * ambient, bounding); lock the securebits that could bring root's powers back; set
  * no_new_privs and make the process non-dumpable. Then read everything back and fail if
- * anything privileged remains. 0 or -errno (err->step says what).
+ * anything privileged remains. 0 or -errno (err says which step, and why).
  */
-int privdrop_apply(const struct plan_ident *id, struct privdrop_error *err);
+int privdrop_apply(const struct plan_ident *id, struct failure *err);
 
 /* The read-back alone (for tests): 0 if the process is exactly id and holds nothing. */
-int privdrop_verify(const struct plan_ident *id, struct privdrop_error *err);
+int privdrop_verify(const struct plan_ident *id, struct failure *err);
 
 #endif /* CREDBOX_PRIVDROP_H */

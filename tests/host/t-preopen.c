@@ -24,7 +24,7 @@ static char base[] = "/tmp/credbox-pre-XXXXXX";
 static const struct plan_ident sandbox = { .uid = 65534, .gid = 65534 };
 
 /* The checks on path; *err says why it was refused (what, hint, path). */
-static int check(const char *path, struct preopen_error *err)
+static int check(const char *path, struct failure *err)
 {
 	struct plan_dir dir = { .name = "t", .path = path };
 	int fd = open(path, O_RDONLY | O_CLOEXEC), e;
@@ -37,15 +37,18 @@ static int check(const char *path, struct preopen_error *err)
 	return e;
 }
 
-/* Refused with e, the exact words, a hint starting with hint, at path. */
-static int refused(int got, const struct preopen_error *err, int e, const char *what,
+/* Refused with e, the exact words "path: what", a hint starting with hint. */
+static int refused(int got, const struct failure *err, int e, const char *what,
 		   const char *hint, const char *path)
 {
-	int ok = got == e && !strcmp(err->what, what) && !strcmp(err->path, path) &&
-		 (hint ? err->hint && !strncmp(err->hint, hint, strlen(hint)) : !err->hint);
+	char want[sizeof(err->msg)];
+	int ok;
 
+	snprintf(want, sizeof(want), "%s: %s", path, what);
+	ok = got == e && !strcmp(err->msg, want) &&
+	     (hint ? err->hint && !strncmp(err->hint, hint, strlen(hint)) : !err->hint);
 	if (!ok)
-		printf("# got %d \"%s\" at %s, hint %s\n", got, err->what, err->path,
+		printf("# got %d \"%s\", hint %s\n", got, err->msg,
 		       err->hint ? err->hint : "(none)");
 	return ok;
 }
@@ -117,7 +120,7 @@ int main(void)
 {
 	struct plan_ident other = { .uid = 4321, .gid = 4322, .groups = { 4323 }, .ngroups = 1 };
 	struct preopen_fscred saved;
-	struct preopen_error err;
+	struct failure err;
 	int e, status, probe = preopen_probe();
 	char path[256], deep[256];
 	pid_t pid;
@@ -137,7 +140,7 @@ int main(void)
 	e = check(path, &err);
 	tap_ok(e == 0, "a tree owned by another account, not writable by the sandbox: accepted");
 	if (e)
-		printf("# %d %s\n", e, err.what);
+		printf("# %d %s\n", e, err.msg);
 	snprintf(deep, sizeof(deep), "%s/tree/a/b", base);
 	sh("chmod 777 %s/tree/a/b", base);
 	e = check(path, &err);

@@ -39,12 +39,12 @@ static struct plan_ident target = { .uid = 65534, .gid = 65533, .groups = { 6553
 
 static int drop_and_check(void *arg)
 {
-	struct privdrop_error err;
+	struct failure err;
 
 	int e = privdrop_apply(&target, &err);
 
 	if (e) {
-		printf("# privdrop_apply: %s: %d\n", err.step, e);
+		printf("# privdrop_apply: %s\n", err.msg);
 		return 10;
 	}
 	/* the module's own read-back passed; check a few things independently */
@@ -63,7 +63,7 @@ static int drop_and_check(void *arg)
 
 static int verify_as_root(void *arg)
 {
-	struct privdrop_error err;
+	struct failure err;
 
 	/* still root with every capability: the read-back must refuse */
 	return privdrop_verify(&target, &err) == 0 ? 1 : 0;
@@ -71,7 +71,7 @@ static int verify_as_root(void *arg)
 
 static int verify_partial(void *arg)
 {
-	struct privdrop_error err;
+	struct failure err;
 	struct plan_ident self = { .uid = 0, .gid = 0 };
 
 	/* ids right but capabilities kept: must be refused, naming the capabilities */
@@ -111,7 +111,7 @@ static int drop_bounding(void)
 
 static int verify_bounding_left(void *arg)
 {
-	struct privdrop_error err;
+	struct failure err;
 
 	/* every id right, no capability, but the bounding set still full */
 	if (careless_drop() < 0)
@@ -123,7 +123,7 @@ static int verify_inheritable_left(void *arg)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
-	struct privdrop_error err;
+	struct failure err;
 
 	/* CAP_CHOWN inheritable (setuid does not clear it), bounding set empty */
 	if (syscall(SYS_capget, &hdr, data) < 0)
@@ -139,13 +139,13 @@ static int verify_inheritable_left(void *arg)
 
 static int verify_careful(void *arg)
 {
-	struct privdrop_error err;
+	struct failure err;
 
 	/* the same by hand, done right: the read-back must accept it */
 	if (drop_bounding() < 0 || careless_drop() < 0)
 		return 2;
 	if (privdrop_verify(&target, &err)) {
-		printf("# %s\n", err.step);
+		printf("# %s\n", err.msg);
 		return 1;
 	}
 	return 0;

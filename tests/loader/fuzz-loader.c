@@ -13,7 +13,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct loader_plan plan;
-	struct loader_error err;
+	struct failure err;
 
 	if (loader_elf_check_buffer(data, size, &plan, &err) != 0) {
 		/* A refusal always comes with a message and a launcher status. */

@@ -28,7 +28,7 @@ static double now(void)
 static void child_loader(char *path)
 {
 	static struct loader_image img;
-	struct loader_error err;
+	struct failure err;
 	char *argv[] = { path, NULL };
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 

@@ -65,7 +65,7 @@ static int copy_maps(const char *to)
 int main(int argc, char **argv)
 {
 	static struct loader_image img;
-	struct loader_error err;
+	struct failure err;
 	int prepare_only = 0, late_stack = 0, fd, i = 1, ret;
 	const char *argv0 = NULL, *maps_before = NULL;
 

@@ -5,7 +5,7 @@
 #   make fuzz-loader    a longer libFuzzer run over the ELF checks (FUZZ_LOADER_TIME seconds)
 
 LT            := $(B)/tests/loader
-LOADER_OBJS   := $(B)/loader.o $(B)/loader_elf.o $(B)/loader_x86_64.o
+LOADER_OBJS   := $(B)/loader.o $(B)/loader_elf.o $(B)/loader_x86_64.o $(B)/failure.o
 LOADER_TFLAGS := -O1 -g -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Isrc
 LOADER_PROBES := $(LT)/probe-static $(LT)/probe-static-pie $(LT)/probe-pie $(LT)/probe-nopie \
 		 $(LT)/probe-execstack
@@ -43,9 +43,9 @@ $(LT)/probe-execstack: tests/loader/probe.c | $(LT)
 $(LT)/probe-cxx: tests/loader/probe_cxx.cc | $(LT)
 	g++ -O1 -g -Wall -o $@ $<
 
-$(LT)/fuzz-loader: tests/loader/fuzz-loader.c src/loader_elf.c src/loader_elf.h | $(LT)
+$(LT)/fuzz-loader: tests/loader/fuzz-loader.c src/loader_elf.c src/loader_elf.h src/failure.c | $(LT)
 	clang -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc -fsanitize=fuzzer,address,undefined \
-		-o $@ tests/loader/fuzz-loader.c src/loader_elf.c
+		-o $@ tests/loader/fuzz-loader.c src/loader_elf.c src/failure.c
 
 FUZZ_LOADER_TIME ?= 600
 .PHONY: bench-loader fuzz-loader
