@@ -155,69 +155,69 @@ static int cmp_entry(const void *a, const void *b)
 	return (x->nr > y->nr) - (x->nr < y->nr);
 }
 
-int filter_resolve(const struct policy_seccomp *sc, struct filter_spec *spec, struct diag *d)
+static const struct filter_act allowed = { FILTER_ALLOW, 0 };
+
+/* Both lists marked, each rule with the line that made it; the errors of all of them in d. */
+static int mark_lists(const struct policy_seccomp *sc, int allow_list, struct filter_act violation,
+		      struct resolver *allow, struct resolver *deny, struct diag *d)
 {
-	struct resolver allow = { .d = d }, deny = { .d = d };
-	struct filter_act violation, allowed = { FILTER_ALLOW, 0 };
 	size_t i;
 	int err = 0, e2;
 
-	memset(spec, 0, sizeof(*spec));
-	spec->allow_list = sc->policy == SC_ALLOW_LIST;
-	violation.kind = sc->action == SC_ACT_KILL ? FILTER_KILL :
-			 sc->action == SC_ACT_LOG ? FILTER_LOG : FILTER_ERRNO;
-	violation.errnum = sc->errnum;
-	spec->dflt = spec->allow_list ? violation : allowed;
-
-	if (spec->allow_list) {
-		e2 = mark_entry(&allow, "@default", 0, allowed);
+	if (allow_list) {
+		e2 = mark_entry(allow, "@default", 0, allowed);
 		err = e2 ? e2 : err;
 	}
-	e2 = mark_list(&allow, &sc->allow, allowed);
+	e2 = mark_list(allow, &sc->allow, allowed);
 	err = e2 ? e2 : err;
-	e2 = mark_list(&deny, &sc->deny, violation);
+	e2 = mark_list(deny, &sc->deny, violation);
 	err = e2 ? e2 : err;
 	/* A system call named in allow that the always filter denies would be a lie. */
-	for (i = 0; i < allow.n; i++) {
-		if (allow.s[i].set == 2 && filter_always_denies(allow.s[i].name))
-			err = diag_err(d, allow.s[i].line,
+	for (i = 0; i < allow->n; i++) {
+		if (allow->s[i].set == 2 && filter_always_denies(allow->s[i].name))
+			err = diag_err(d, allow->s[i].line,
 				       "credbox denies it whatever the profile says; remove it",
-				       "allow: %s is always denied", allow.s[i].name);
+				       "allow: %s is always denied", allow->s[i].name);
 	}
-	if (err)
-		goto out;
+	return err;
+}
 
-	spec->e = calloc(allow.n + deny.n + 1, sizeof(*spec->e));
-	if (!spec->e) {
-		err = -ENOMEM;
-		goto out;
+static int has_nr(const struct resolver *r, int nr)
+{
+	size_t j;
+
+	for (j = 0; j < r->n; j++) {
+		if (r->s[j].nr == nr)
+			return 1;
 	}
-	/* The secondary list carves exceptions out of the primary one; order never matters. */
+	return 0;
+}
+
+/* The secondary list carves exceptions out of the primary one; order never matters. */
+static void merge(struct filter_spec *spec, const struct resolver *allow,
+		  const struct resolver *deny)
+{
+	const struct resolver *primary = spec->allow_list ? allow : deny;
+	const struct resolver *secondary = spec->allow_list ? deny : allow;
+	size_t i;
+
 	if (spec->allow_list) {
-		for (i = 0; i < deny.n; i++)
-			spec->e[spec->n++] = (struct filter_entry){ deny.s[i].nr, NULL,
-								    deny.s[i].act };
-		for (i = 0; i < allow.n; i++) {
-			size_t j;
-
-			for (j = 0; j < deny.n && deny.s[j].nr != allow.s[i].nr; j++)
-				;
-			if (j == deny.n)
-				spec->e[spec->n++] = (struct filter_entry){ allow.s[i].nr, NULL,
-									    allowed };
-		}
-	} else {
-		for (i = 0; i < deny.n; i++) {
-			size_t j;
-
-			for (j = 0; j < allow.n && allow.s[j].nr != deny.s[i].nr; j++)
-				;
-			if (j == allow.n)
-				spec->e[spec->n++] = (struct filter_entry){ deny.s[i].nr, NULL,
-									    deny.s[i].act };
-		}
+		for (i = 0; i < deny->n; i++)
+			spec->e[spec->n++] = (struct filter_entry){ deny->s[i].nr, NULL,
+								    deny->s[i].act };
 	}
-	/* Drop rules equal to the default (libseccomp refuses them), name the rest. */
+	for (i = 0; i < primary->n; i++) {
+		if (!has_nr(secondary, primary->s[i].nr))
+			spec->e[spec->n++] = (struct filter_entry){ primary->s[i].nr, NULL,
+								    primary->s[i].act };
+	}
+}
+
+/* Drop rules equal to the default (libseccomp refuses them), name the rest, sort by number. */
+static void finish(struct filter_spec *spec)
+{
+	size_t i;
+
 	for (i = 0; i < spec->n;) {
 		if (act_eq(spec->e[i].act, spec->dflt)) {
 			spec->e[i] = spec->e[--spec->n];
@@ -231,7 +231,30 @@ int filter_resolve(const struct policy_seccomp *sc, struct filter_spec *spec, st
 		i++;
 	}
 	qsort(spec->e, spec->n, sizeof(*spec->e), cmp_entry);
-out:
+}
+
+int filter_resolve(const struct policy_seccomp *sc, struct filter_spec *spec, struct diag *d)
+{
+	struct resolver allow = { .d = d }, deny = { .d = d };
+	struct filter_act violation;
+	int err;
+
+	memset(spec, 0, sizeof(*spec));
+	spec->allow_list = sc->policy == SC_ALLOW_LIST;
+	violation.kind = sc->action == SC_ACT_KILL ? FILTER_KILL :
+			 sc->action == SC_ACT_LOG ? FILTER_LOG : FILTER_ERRNO;
+	violation.errnum = sc->errnum;
+	spec->dflt = spec->allow_list ? violation : allowed;
+
+	err = mark_lists(sc, spec->allow_list, violation, &allow, &deny, d);
+	if (!err) {
+		spec->e = calloc(allow.n + deny.n + 1, sizeof(*spec->e));
+		err = spec->e ? 0 : -ENOMEM;
+	}
+	if (!err) {
+		merge(spec, &allow, &deny);
+		finish(spec);
+	}
 	free(allow.s);
 	free(deny.s);
 	if (err)

@@ -285,18 +285,65 @@ static void describe_kernel(const struct plan *plan)
 	       "= 1");
 }
 
-int main(int argc, char **argv)
+/* The profile, parsed and planned; its messages printed. 0, or the exit status. */
+static int load_plan(const struct options *opt, struct policy *pol, struct plan *plan)
 {
 	extern char **environ;
-	struct options opt;
-	struct policy pol;
-	struct plan plan;
 	struct ident_db db;
-	struct failure err;
 	struct diag d;
 	char *buf;
 	size_t len;
 	int e;
+
+	buf = read_profile(opt->profile, &len);
+	if (!buf)
+		return EXIT_CREDBOX;
+	diag_init(&d, opt->profile);
+	e = profile_parse_buffer(buf, len, pol, &d);
+	free(buf);
+	if (!e) {
+		ident_system_db(&db);
+		e = plan_build(pol, &db, opt->mode == MODE_RUN ? opt->cmd : NULL,
+			       opt->mode == MODE_RUN ? opt->ncmd : 0, environ, plan, &d);
+	}
+	if (e) {
+		print_diag(&d);
+		if (e == -ENOMEM)
+			fputs("credbox: out of memory\n", stderr);
+		return EXIT_CREDBOX;
+	}
+	if (opt->mode != MODE_RUN && opt->ncmd) {
+		fputs("credbox: --check and --print-filter take no program\n", stderr);
+		return EXIT_CREDBOX;
+	}
+	return 0;
+}
+
+/* --print-filter and --check: the plan, shown. */
+static int show_plan(const struct options *opt, const struct plan *plan)
+{
+	int e;
+
+	if (opt->mode == MODE_PRINT_FILTER) {
+		fflush(stdout);
+		e = filter_print(&plan->filter, STDOUT_FILENO);
+		if (e)
+			fprintf(stderr, "credbox: cannot print the filter: %s\n", strerror(-e));
+		return e ? EXIT_CREDBOX : 0;
+	}
+	printf("profile     %s: valid\n", opt->profile);
+	plan_describe(plan, stdout);
+	describe_kernel(plan);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct options opt;
+	struct policy pol;
+	struct plan plan;
+	struct failure err;
+	int status;
 
 	if (parse_options(argc, argv, &opt) < 0) {
 		fputs("hint: credbox --help\n", stderr);
@@ -320,40 +367,11 @@ int main(int argc, char **argv)
 		fputs("credbox: no profile (--profile FILE)\nhint: credbox --help\n", stderr);
 		return EXIT_CREDBOX;
 	}
-	buf = read_profile(opt.profile, &len);
-	if (!buf)
-		return EXIT_CREDBOX;
-	diag_init(&d, opt.profile);
-	e = profile_parse_buffer(buf, len, &pol, &d);
-	free(buf);
-	if (!e) {
-		ident_system_db(&db);
-		e = plan_build(&pol, &db, opt.mode == MODE_RUN ? opt.cmd : NULL,
-			       opt.mode == MODE_RUN ? opt.ncmd : 0, environ, &plan, &d);
-	}
-	if (e) {
-		print_diag(&d);
-		if (e == -ENOMEM)
-			fputs("credbox: out of memory\n", stderr);
-		return EXIT_CREDBOX;
-	}
-	if (opt.mode != MODE_RUN && opt.ncmd) {
-		fputs("credbox: --check and --print-filter take no program\n", stderr);
-		return EXIT_CREDBOX;
-	}
-	if (opt.mode == MODE_PRINT_FILTER) {
-		fflush(stdout);
-		e = filter_print(&plan.filter, STDOUT_FILENO);
-		if (e)
-			fprintf(stderr, "credbox: cannot print the filter: %s\n", strerror(-e));
-		return e ? EXIT_CREDBOX : 0;
-	}
-	if (opt.mode == MODE_CHECK) {
-		printf("profile     %s: valid\n", opt.profile);
-		plan_describe(&plan, stdout);
-		describe_kernel(&plan);
-		return 0;
-	}
+	status = load_plan(&opt, &pol, &plan);
+	if (status)
+		return status;
+	if (opt.mode != MODE_RUN)
+		return show_plan(&opt, &plan);
 	fflush(NULL);
 	apply(&plan, &err);
 	print_failure(opt.profile, &err);

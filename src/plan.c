@@ -428,13 +428,10 @@ static void describe_ident(const struct plan_ident *id, FILE *out)
 		fputc(')', out);
 }
 
-void plan_describe(const struct plan *plan, FILE *out)
+static void describe_program(const struct plan *plan, FILE *out)
 {
-	const struct policy *pol = plan->pol;
 	static const char *const cmdline[] = { "none", "args", "program" };
-	size_t i, nallow = 0, nerrno = 0, nother = 0;
-	struct filter_always_info ai;
-	int col;
+	size_t i;
 
 	fputs("program     ", out);
 	if (!plan->argv)
@@ -442,10 +439,17 @@ void plan_describe(const struct plan *plan, FILE *out)
 	for (i = 0; plan->argv && plan->argv[i]; i++)
 		fprintf(out, "%s%s", i ? " " : "", plan->argv[i]);
 	fprintf(out, "\n            (command line may supply: %s)\n",
-		cmdline[pol->program.command_line]);
+		cmdline[plan->pol->program.command_line]);
 	fputs("runs as     ", out);
 	describe_ident(&plan->run, out);
-	fputs("\n\ngranted directories: each fd carries its owner's fs credentials\n", out);
+	fputc('\n', out);
+}
+
+static void describe_dirs(const struct plan *plan, FILE *out)
+{
+	size_t i;
+
+	fputs("\ngranted directories: each fd carries its owner's fs credentials\n", out);
 	if (!plan->ndirs)
 		fputs("  (none: runs on any kernel)\n", out);
 	else
@@ -460,6 +464,12 @@ void plan_describe(const struct plan *plan, FILE *out)
 		describe_ident(&dir->id, out);
 		fputc('\n', out);
 	}
+}
+
+static void describe_fs_env(const struct plan *plan, FILE *out)
+{
+	size_t i;
+
 	fputs("\nfile system (Landlock): the directories above, these paths, nothing else\n",
 	      out);
 	for (i = 0; i < plan->npaths; i++)
@@ -473,8 +483,17 @@ void plan_describe(const struct plan *plan, FILE *out)
 	fputs("\nenvironment\n", out);
 	for (i = 0; plan->envp && plan->envp[i]; i++)
 		fprintf(out, "  %s\n", plan->envp[i]);
-	for (i = 0; i < plan->filter.n; i++) {
-		int k = plan->filter.e[i].act.kind;
+}
+
+/* "N system calls allowed, ..., any other kills the process" */
+static void describe_filter(const struct plan *plan, FILE *out)
+{
+	const struct filter_spec *f = &plan->filter;
+	size_t i, nallow = 0, nerrno = 0, nother = 0;
+	const char *en = sysnames_errno_name(f->dflt.errnum);
+
+	for (i = 0; i < f->n; i++) {
+		int k = f->e[i].act.kind;
 
 		if (k == FILTER_ALLOW)
 			nallow++;
@@ -483,24 +502,30 @@ void plan_describe(const struct plan *plan, FILE *out)
 		else
 			nother++;
 	}
-	fprintf(out, "\nseccomp     %s: ", plan->filter.allow_list ? "allow-list" : "deny-list");
+	fprintf(out, "\nseccomp     %s: ", f->allow_list ? "allow-list" : "deny-list");
 	if (nallow)
 		fprintf(out, "%zu system calls allowed, ", nallow);
 	if (nerrno)
 		fprintf(out, "%zu return their own errno, ", nerrno);
 	if (nother)
 		fprintf(out, "%zu %s, ", nother,
-			pol->seccomp.action == SC_ACT_LOG ? "logged" : "kill the process");
+			plan->pol->seccomp.action == SC_ACT_LOG ? "logged" : "kill the process");
 	fputs("any other ", out);
-	if (plan->filter.dflt.kind == FILTER_ERRNO)
-		fprintf(out, "returns %s\n", sysnames_errno_name(plan->filter.dflt.errnum) ?
-			sysnames_errno_name(plan->filter.dflt.errnum) : "an errno");
+	if (f->dflt.kind == FILTER_ERRNO)
+		fprintf(out, "returns %s\n", en ? en : "an errno");
 	else
-		fprintf(out, "%s\n", plan->filter.dflt.kind == FILTER_ALLOW ? "is allowed" :
-			plan->filter.dflt.kind == FILTER_LOG ? "is logged and allowed" :
+		fprintf(out, "%s\n", f->dflt.kind == FILTER_ALLOW ? "is allowed" :
+			f->dflt.kind == FILTER_LOG ? "is logged and allowed" :
 			"kills the process");
+}
+
+static void describe_always(FILE *out)
+{
+	struct filter_always_info ai;
+	size_t i;
+	int col = 200;
+
 	fputs("            always denied, whatever the profile says:", out);
-	col = 200;
 	for (i = 0; !filter_always(i, &ai); i++) {
 		char item[96];
 		int len = snprintf(item, sizeof(item), "%s%s%s%s", ai.name,
@@ -517,4 +542,13 @@ void plan_describe(const struct plan *plan, FILE *out)
 		col += len + 2;
 	}
 	fputc('\n', out);
+}
+
+void plan_describe(const struct plan *plan, FILE *out)
+{
+	describe_program(plan, out);
+	describe_dirs(plan, out);
+	describe_fs_env(plan, out);
+	describe_filter(plan, out);
+	describe_always(out);
 }

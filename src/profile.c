@@ -626,10 +626,47 @@ static int dir_name_ok(const char *s)
 	return n > 0 && n <= 64;
 }
 
+/* Start [dir NAME]; name: the text after "dir". */
+static void dir_section_begin(struct pctx *c, const char *name)
+{
+	struct policy *pol = c->pol;
+	struct policy_dir *dir;
+	size_t i;
+
+	if (*name == ' ')
+		name++;
+	if (!dir_name_ok(name)) {
+		diag_err(c->d, c->line,
+			 "a directory section is [dir NAME]; NAME is letters, digits, "
+			 "'_', '-', '.' (at most 64)",
+			 *name ? "bad directory name \"%s\"" : "[dir] needs a name%s", name);
+		return;
+	}
+	for (i = 0; i < pol->ndirs; i++) {
+		if (!strcmp(pol->dirs[i].name, name)) {
+			diag_err(c->d, c->line, NULL, "duplicate section [dir %s] (first on line %d)",
+				 name, pol->dirs[i].sec.line);
+			return;
+		}
+	}
+	if (pol->ndirs == PROFILE_MAX_DIRS) {
+		diag_err(c->d, c->line, NULL, "more than %d [dir] sections", PROFILE_MAX_DIRS);
+		return;
+	}
+	dir = &pol->dirs[pol->ndirs];
+	dir->name = xstrdup(c, name);
+	if (!dir->name)
+		return;
+	pol->ndirs++;
+	c->cur_base = dir;
+	c->cur_sec = &dir->sec;
+	c->cur = SEC_DIR;
+	dir->sec.line = c->line;
+}
+
 /* Start a section from the text between '[' and ']'. */
 static void section_begin(struct pctx *c, const char *text)
 {
-	struct policy *pol = c->pol;
 	enum profile_section s;
 	struct psec *sec;
 
@@ -651,49 +688,14 @@ static void section_begin(struct pctx *c, const char *text)
 		return;
 	}
 	if (s == SEC_DIR) {
-		const char *name = text + 3;
-		size_t i;
-
-		if (*name == ' ')
-			name++;
-		if (!dir_name_ok(name)) {
-			diag_err(c->d, c->line,
-				 "a directory section is [dir NAME]; NAME is letters, digits, "
-				 "'_', '-', '.' (at most 64)",
-				 *name ? "bad directory name \"%s\"" : "[dir] needs a name%s",
-				 name);
-			return;
-		}
-		for (i = 0; i < pol->ndirs; i++) {
-			if (!strcmp(pol->dirs[i].name, name)) {
-				diag_err(c->d, c->line, NULL,
-					 "duplicate section [dir %s] (first on line %d)", name,
-					 pol->dirs[i].sec.line);
-				return;
-			}
-		}
-		if (pol->ndirs == PROFILE_MAX_DIRS) {
-			diag_err(c->d, c->line, NULL, "more than %d [dir] sections",
-				 PROFILE_MAX_DIRS);
-			return;
-		}
-		struct policy_dir *dir = &pol->dirs[pol->ndirs];
-
-		dir->name = xstrdup(c, name);
-		if (!dir->name)
-			return;
-		pol->ndirs++;
-		c->cur_base = dir;
-		c->cur_sec = &dir->sec;
-		c->cur = SEC_DIR;
-		dir->sec.line = c->line;
+		dir_section_begin(c, text + 3);
 		return;
 	}
 	if (text[strlen(section_names[s])]) {
 		diag_err(c->d, c->line, NULL, "section [%s] takes no name", section_names[s]);
 		return;
 	}
-	sec = section_base(pol, s);
+	sec = section_base(c->pol, s);
 	if (sec->line) {
 		diag_err(c->d, c->line, NULL, "duplicate section [%s] (first on line %d)",
 			 section_names[s], sec->line);
