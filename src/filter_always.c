@@ -27,8 +27,9 @@
 
 /*
  * Each row: a system call, optionally restricted to calls whose argument `arg`, masked with
- * `mask`, equals `datum`; the errno returned; why. Arguments the kernel reads as int are
- * compared on their low 32 bits only, so that junk in the upper half cannot slip past.
+ * `mask`, equals `datum` (or, with not_0_or_ones, whose low 32 bits are neither all clear nor
+ * all set); the errno returned; why. Arguments the kernel reads as int are compared on their
+ * low 32 bits only, so that junk in the upper half cannot slip past.
  */
 struct always_rule {
 	const char *name;
@@ -38,9 +39,10 @@ struct always_rule {
 	int errnum;
 	const char *condition;
 	const char *why;
+	int not_0_or_ones;
 };
 
-#define ALL(n, why)	{ n, -1, 0, 0, EPERM, NULL, why }
+#define ALL(n, why)	{ n, -1, 0, 0, EPERM, NULL, why, 0 }
 #define LOW32		0xffffffffULL
 #ifdef __s390x__
 #define CLONE_FLAGS_ARG	1
@@ -49,10 +51,7 @@ struct always_rule {
 #endif
 #define CLONE_NS(flag) \
 	{ "clone", CLONE_FLAGS_ARG, flag, flag, EPERM, "flags & " #flag, \
-	  "new namespaces: user namespaces give capabilities over new mounts and ids" }
-#define PERSONA(flag) \
-	{ "personality", 0, flag, flag, EPERM, "persona & " #flag, \
-	  "weakens address space randomisation or W^X" }
+	  "new namespaces: user namespaces give capabilities over new mounts and ids", 0 }
 
 static const struct always_rule always_rules[] = {
 	ALL("ptrace", "another process reaching in, or the program reaching out"),
@@ -61,11 +60,11 @@ static const struct always_rule always_rules[] = {
 	ALL("pidfd_getfd", "taking fds from another process"),
 	ALL("kcmp", "comparing kernel objects of other processes (fd probing)"),
 	{ "prctl", 0, LOW32, PR_SET_DUMPABLE, EPERM, "option == PR_SET_DUMPABLE",
-	  "a dumpable process can be ptraced and its fds read by its uid" },
+	  "a dumpable process can be ptraced and its fds read by its uid", 0 },
 	{ "prctl", 0, LOW32, PR_SET_MM, EPERM, "option == PR_SET_MM",
-	  "rewriting the memory map descriptors (exe file, auxv, stack)" },
+	  "rewriting the memory map descriptors (exe file, auxv, stack)", 0 },
 	{ "prctl", 0, LOW32, PR_SET_PTRACER, EPERM, "option == PR_SET_PTRACER",
-	  "inviting another process to ptrace this one" },
+	  "inviting another process to ptrace this one", 0 },
 	ALL("io_uring_setup", "io_uring works on fds outside the seccomp filter"),
 	ALL("io_uring_enter", "io_uring works on fds outside the seccomp filter"),
 	ALL("io_uring_register", "io_uring registers fds"),
@@ -78,7 +77,7 @@ static const struct always_rule always_rules[] = {
 	CLONE_NS(CLONE_NEWIPC), CLONE_NS(CLONE_NEWUSER), CLONE_NS(CLONE_NEWPID),
 	CLONE_NS(CLONE_NEWNET),
 	{ "clone3", -1, 0, 0, ENOSYS, NULL,
-	  "its flags are in memory where a filter cannot see them; libc falls back to clone" },
+	  "its flags are in memory where a filter cannot see them; libc falls back to clone", 0 },
 	ALL("mount", "changing what paths mean"), ALL("umount", "changing what paths mean"),
 	ALL("umount2", "changing what paths mean"), ALL("open_tree", "changing what paths mean"),
 	ALL("move_mount", "changing what paths mean"), ALL("fsopen", "changing what paths mean"),
@@ -89,12 +88,14 @@ static const struct always_rule always_rules[] = {
 	ALL("keyctl", "the keyring is shared with the user's other processes"),
 	ALL("add_key", "the keyring is shared with the user's other processes"),
 	ALL("request_key", "the keyring is shared with the user's other processes"),
-	PERSONA(ADDR_NO_RANDOMIZE), PERSONA(ADDR_COMPAT_LAYOUT), PERSONA(READ_IMPLIES_EXEC),
-	PERSONA(MMAP_PAGE_ZERO),
+	/* PER_LINUX (0) and the query, nothing else: as systemd's LockPersonality= */
+	{ "personality", 0, LOW32, 0, EPERM, "persona other than PER_LINUX or the query 0xffffffff",
+	  "other execution domains, and flags that weaken address space randomisation or W^X",
+	  1 },
 	{ "ioctl", 1, LOW32, TIOCSTI, EPERM, "request == TIOCSTI",
-	  "typing commands into the terminal credbox was started from" },
+	  "typing commands into the terminal credbox was started from", 0 },
 	{ "ioctl", 1, LOW32, TIOCLINUX, EPERM, "request == TIOCLINUX",
-	  "console selection can type into the terminal too" },
+	  "console selection can type into the terminal too", 0 },
 	ALL("open_by_handle_at", "opening files by handle, around every path check"),
 	ALL("name_to_handle_at", "file handles for open_by_handle_at elsewhere"),
 	ALL("kexec_load", "replacing the kernel"), ALL("kexec_file_load", "replacing the kernel"),
@@ -151,6 +152,24 @@ int filter_ctx_new(uint32_t dflt, scmp_filter_ctx *out)
 	return 0;
 }
 
+/*
+ * Deny unless the argument's low 32 bits are all clear or all set. A 32-bit word that is
+ * neither, read as a ring, has a set bit followed by a clear one, and one rule per position
+ * finds it: libseccomp compares an argument once per rule, so "!= 0 && != ~0" takes 32 rules.
+ */
+static int add_not_0_or_ones(scmp_filter_ctx ctx, const struct always_rule *r, int nr)
+{
+	int bit, err = 0;
+
+	for (bit = 0; !err && bit < 32; bit++) {
+		uint64_t set = 1ULL << bit, clear = 1ULL << ((bit + 1) % 32);
+
+		err = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(r->errnum), nr, 1,
+				       SCMP_CMP(r->arg, SCMP_CMP_MASKED_EQ, set | clear, set));
+	}
+	return err;
+}
+
 int filter_always_ctx(scmp_filter_ctx *out)
 {
 	scmp_filter_ctx ctx;
@@ -167,6 +186,8 @@ int filter_always_ctx(scmp_filter_ctx *out)
 			continue;	/* not on this architecture */
 		if (r->arg < 0)
 			err = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(r->errnum), nr, 0);
+		else if (r->not_0_or_ones)
+			err = add_not_0_or_ones(ctx, r, nr);
 		else
 			err = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(r->errnum), nr, 1,
 					       SCMP_CMP(r->arg, SCMP_CMP_MASKED_EQ, r->mask,

@@ -172,6 +172,11 @@ io_uring_setup EPERM
 bpf EPERM
 userfaultfd EPERM
 personality_norandom EPERM
+personality_query ok
+personality_linux ok
+personality_linux32 EPERM
+personality_bsd EPERM
+personality_query_hi ok
 tiocsti EPERM
 mount EPERM
 keyctl EPERM

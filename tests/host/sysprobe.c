@@ -45,6 +45,11 @@ int main(int argc, char **argv)
 	report("bpf", syscall(SYS_bpf, 0, NULL, 0));
 	report("userfaultfd", syscall(SYS_userfaultfd, 0));
 	report("personality_norandom", personality(ADDR_NO_RANDOMIZE));
+	report("personality_query", personality(0xffffffff));
+	report("personality_linux", personality(PER_LINUX));
+	report("personality_linux32", personality(PER_LINUX32));
+	report("personality_bsd", personality(PER_BSD));
+	report("personality_query_hi", syscall(SYS_personality, 0x1ffffffffUL));
 	report("tiocsti", ioctl(0, TIOCSTI, "x"));
 	report("mount", syscall(SYS_mount, "none", "/tmp", "tmpfs", 0, NULL));
 	report("keyctl", syscall(SYS_keyctl, 0, 0, 0, 0, 0));
