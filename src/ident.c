@@ -43,29 +43,51 @@ static int sys_user_by_uid(void *ctx, uid_t uid, struct ident_user *out)
 	return res ? from_passwd(res, out) : -ENOENT;
 }
 
-static int sys_group_by_name(void *ctx, const char *name, gid_t *out)
+/* getgr*_r with a buffer that grows for groups with many members. */
+static int sys_getgr(const char *name, gid_t gid, struct group *gr, char **buf)
 {
-	struct group gr, *res = NULL;
-	char *buf;
+	struct group *res = NULL;
 	size_t size = 4096;
 	int err;
 
 	for (;;) {
-		buf = malloc(size);
-		if (!buf)
+		*buf = malloc(size);
+		if (!*buf)
 			return -ENOMEM;
-		err = getgrnam_r(name, &gr, buf, size, &res);
+		err = name ? getgrnam_r(name, gr, *buf, size, &res) :
+			     getgrgid_r(gid, gr, *buf, size, &res);
 		if (err != ERANGE || size >= (1 << 20))
 			break;
-		free(buf);
+		free(*buf);
 		size *= 4;
 	}
-	if (!err && res)
-		*out = res->gr_gid;
-	free(buf);
 	if (err)
 		return -err;
 	return res ? 0 : -ENOENT;
+}
+
+static int sys_group_name(void *ctx, gid_t gid, char *out, size_t size)
+{
+	struct group gr;
+	char *buf;
+	int err = sys_getgr(NULL, gid, &gr, &buf);
+
+	if (!err && (size_t)snprintf(out, size, "%s", gr.gr_name) >= size)
+		err = -ENAMETOOLONG;
+	free(buf);
+	return err;
+}
+
+static int sys_group_by_name(void *ctx, const char *name, gid_t *out)
+{
+	struct group gr;
+	char *buf;
+	int err = sys_getgr(name, 0, &gr, &buf);
+
+	if (!err)
+		*out = gr.gr_gid;
+	free(buf);
+	return err;
 }
 
 static int sys_member_of(void *ctx, const char *user, gid_t primary, gid_t *out, size_t max,
@@ -85,6 +107,7 @@ void ident_system_db(struct ident_db *db)
 	db->user_by_uid = sys_user_by_uid;
 	db->group_by_name = sys_group_by_name;
 	db->member_of = sys_member_of;
+	db->group_name = sys_group_name;
 	db->ctx = NULL;
 }
 

@@ -27,10 +27,12 @@ struct ident_db {
 	/* the groups `user` belongs to in the group database, primary included */
 	int (*member_of)(void *ctx, const char *user, gid_t primary, gid_t *out, size_t max,
 			 size_t *n);
+	/* the name of a group, for the messages and the privileged-group rule */
+	int (*group_name)(void *ctx, gid_t gid, char *out, size_t size);
 	void *ctx;
 };
 
-/* The system's databases (getpwnam_r, getgrnam_r, getgrouplist). */
+/* The system's databases (getpwnam_r, getgrnam_r, getgrgid_r, getgrouplist). */
 void ident_system_db(struct ident_db *db);
 
 /* "name" or "1234". A number without a passwd entry resolves with gid IDENT_NO_GID. */

@@ -7,24 +7,31 @@
 
 #include "plan.h"
 #include "sysnames.h"
+#include "util.h"
 
 static const char *const default_keep[] = { "TERM", "LANG", "LANGUAGE", "LC_*", "TZ", NULL };
 #define DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
 
-/* ---- identities --------------------------------------------------------------------------- */
+/* ---- identities ----------------------------------------------------------------------------- */
+
+/* Where an identity comes from, for the messages: "[dir c]" and its key "owner". */
+struct ident_src {
+	const char *section;
+	const char *user_key;
+};
 
 static int resolve_user(const struct ident_db *db, const struct pstr *spec, struct plan_ident *id,
-			struct diag *d, const char *what)
+			struct diag *d, const struct ident_src *src)
 {
 	struct ident_user u;
 	int err = ident_user(db, spec->s, &u);
 
 	if (err == -ENOENT)
 		return diag_err(d, spec->line, "create the account, or give its number",
-				"%s: no such user \"%s\"", what, spec->s);
+				"%s %s: no such user \"%s\"", src->section, src->user_key, spec->s);
 	if (err)
-		return diag_err(d, spec->line, NULL, "%s: cannot look up \"%s\": %s", what,
-				spec->s, strerror(-err));
+		return diag_err(d, spec->line, NULL, "%s %s: cannot look up \"%s\": %s",
+				src->section, src->user_key, spec->s, strerror(-err));
 	id->uid = u.uid;
 	id->gid = u.gid;
 	memcpy(id->name, u.name, sizeof(id->name));
@@ -45,6 +52,69 @@ static int resolve_group(const struct ident_db *db, const struct pstr *spec, gid
 	return 0;
 }
 
+/*
+ * Groups whose members reach beyond any sandbox (Debian's base-passwd describes most of
+ * them). The program never runs in one and no granted fd carries one, whatever the profile
+ * says: gid 0 by number, the others by the name the group database gives them.
+ */
+static const struct {
+	const char *name;
+	const char *why;
+} privileged_groups[] = {
+	{ "root", "owns the system's files" },
+	{ "shadow", "reads /etc/shadow" },
+	{ "disk", "reads and writes disks directly, as good as root" },
+	{ "kmem", "reads kernel memory" },
+	{ "sudo", "may run anything as root (sudo, pkexec)" },
+	{ "wheel", "may run anything as root (sudo, pkexec)" },
+	{ "admin", "may run anything as root (sudo, pkexec)" },
+	{ "adm", "reads the system's logs" },
+	{ "systemd-journal", "reads every journal" },
+	{ "staff", "writes /usr/local, ahead of /usr on root's PATH: as good as root" },
+	{ "docker", "drives the Docker daemon: as good as root" },
+	{ "lxd", "drives the LXD daemon: as good as root" },
+	{ "libvirt", "drives libvirtd: as good as root" },
+	{ "tty", "writes to other users' terminals" },
+	{ "input", "reads every keyboard and mouse" },
+	{ "utmp", "rewrites the login records" },
+};
+
+/* Why gid g is privileged, or NULL; who: "shadow (gid 42)", for the message. */
+static const char *privileged(const struct ident_db *db, gid_t g, char *who, size_t size)
+{
+	char name[64];
+	size_t i;
+
+	if (!db->group_name || db->group_name(db->ctx, g, name, sizeof(name)))
+		snprintf(name, sizeof(name), "%s", g ? "" : "root");
+	if (*name)
+		snprintf(who, size, "%s (gid %u)", name, (unsigned)g);
+	else
+		snprintf(who, size, "gid %u", (unsigned)g);
+	if (g == 0)
+		return privileged_groups[0].why;
+	for (i = 1; i < ARRAY_SIZE(privileged_groups); i++) {
+		if (!strcmp(name, privileged_groups[i].name))
+			return privileged_groups[i].why;
+	}
+	return NULL;
+}
+
+#define HINT_PRIVILEGED "a sandbox gets no privileged group, nor does a granted fd: remove it"
+
+/* The one rule for every gid the program or a granted fd gets, named by the key `key`. */
+static int check_gid(const struct ident_db *db, gid_t g, int line, const struct ident_src *src,
+		     const char *key, struct diag *d)
+{
+	char who[96];
+	const char *why = privileged(db, g, who, sizeof(who));
+
+	if (!why)
+		return 0;
+	return diag_err(d, line, HINT_PRIVILEGED, "%s %s: %s is a privileged group: it %s",
+			src->section, key, who, why);
+}
+
 static int add_gid(struct plan_ident *id, gid_t g)
 {
 	size_t i;
@@ -59,53 +129,103 @@ static int add_gid(struct plan_ident *id, gid_t g)
 	return 0;
 }
 
+/* The primary group: "group = ...", else the user's own, which must not be privileged either. */
+static int resolve_primary(const struct ident_db *db, const struct pstr *user,
+			   const struct pstr *group, struct plan_ident *id,
+			   const struct ident_src *src, struct diag *d)
+{
+	char what[96], who[96], hint[160];
+	const char *why;
+	int err;
+
+	snprintf(what, sizeof(what), "%s group", src->section);
+	if (group->s) {
+		err = resolve_group(db, group, &id->gid, d, what);
+		return err ? err : check_gid(db, id->gid, group->line, src, "group", d);
+	}
+	if (id->gid == IDENT_NO_GID)
+		return diag_err(d, user->line, "give the group with \"group = ...\"",
+				"%s %s: uid %s has no passwd entry, so no primary group",
+				src->section, src->user_key, user->s);
+	why = privileged(db, id->gid, who, sizeof(who));
+	snprintf(hint, sizeof(hint), "name another group with \"group = ...\" in %s", src->section);
+	return why ? diag_err(d, user->line, hint, "%s %s: %s's primary group %s is a privileged "
+			      "group: it %s", src->section, src->user_key, id->name, who, why) : 0;
+}
+
+/* "groups = ...": each group, on its own line; every one at fault is reported. */
+static int resolve_listed(const struct ident_db *db, const struct plist *groups,
+			  struct plan_ident *id, const struct ident_src *src, struct diag *d)
+{
+	char what[96];
+	size_t i;
+	int err, ret = 0;
+
+	snprintf(what, sizeof(what), "%s groups", src->section);
+	for (i = 0; i < groups->n; i++) {
+		const struct pstr *gs = &groups->v[i];
+		gid_t g;
+
+		err = resolve_group(db, gs, &g, d, what);
+		if (!err)
+			err = check_gid(db, g, gs->line, src, "groups", d);
+		if (!err && add_gid(id, g))
+			err = diag_err(d, gs->line, NULL, "%s: more than %d groups", what,
+				       IDENT_MAX_GROUPS);
+		ret = err ? err : ret;
+	}
+	return ret;
+}
+
+/* No "groups" key in a [dir]: the owner's groups in the group database. */
+static int resolve_member(const struct ident_db *db, const struct pstr *user,
+			  struct plan_ident *id, const struct ident_src *src, struct diag *d)
+{
+	gid_t list[IDENT_MAX_GROUPS];
+	char who[96], hint[160];
+	const char *why;
+	size_t i, n = 0;
+	int err;
+
+	err = db->member_of(db->ctx, id->name, id->gid, list, IDENT_MAX_GROUPS, &n);
+	if (err)
+		return diag_err(d, user->line, "list them with \"groups = ...\"",
+				"%s %s: cannot list the groups of \"%s\": %s", src->section,
+				src->user_key, id->name, strerror(-err));
+	snprintf(hint, sizeof(hint), "list the groups the fd needs with \"groups = ...\" in %s",
+		 src->section);
+	for (i = 0; i < n; i++) {
+		why = privileged(db, list[i], who, sizeof(who));
+		if (why)
+			return diag_err(d, user->line, hint, "%s %s: %s is in %s, a privileged "
+					"group: it %s", src->section, src->user_key, id->name, who,
+					why);
+		add_gid(id, list[i]);
+	}
+	return 0;
+}
+
 /*
  * user/group/groups -> numbers. With member_default, an absent groups key means the user's
- * groups in the group database; otherwise none.
+ * groups in the group database; otherwise none. No gid of the result is privileged; uid 0
+ * is left to the caller.
  */
 static int resolve_ident(const struct ident_db *db, const struct pstr *user,
 			 const struct pstr *group, const struct plist *groups, int groups_seen,
 			 int member_default, struct plan_ident *id, struct diag *d,
-			 const char *what)
+			 const struct ident_src *src)
 {
-	size_t i;
-	int err = resolve_user(db, user, id, d, what);
+	int err = resolve_user(db, user, id, d, src);
 
+	if (err || id->uid == 0)
+		return err;	/* root: the caller refuses it in its own words */
+	err = resolve_primary(db, user, group, id, src, d);
 	if (err)
 		return err;
-	if (group->s) {
-		err = resolve_group(db, group, &id->gid, d, what);
-		if (err)
-			return err;
-	} else if (id->gid == IDENT_NO_GID) {
-		return diag_err(d, user->line, "give the group with \"group = ...\"",
-				"%s: uid %s has no passwd entry, so no primary group", what,
-				user->s);
-	}
-	if (groups_seen) {
-		for (i = 0; i < groups->n; i++) {
-			gid_t g;
-			const struct pstr *gs = &groups->v[i];
-
-			err = resolve_group(db, gs, &g, d, what);
-			if (!err && add_gid(id, g))
-				err = diag_err(d, gs->line, NULL, "%s: more than %d groups", what,
-					       IDENT_MAX_GROUPS);
-			if (err)
-				return err;
-		}
-	} else if (member_default && db->member_of) {
-		gid_t list[IDENT_MAX_GROUPS];
-		size_t n = 0;
-
-		err = db->member_of(db->ctx, id->name, id->gid, list, IDENT_MAX_GROUPS, &n);
-		if (err)
-			return diag_err(d, user->line, "list them with \"groups = ...\"",
-					"%s: cannot list the groups of \"%s\": %s", what, id->name,
-					strerror(-err));
-		for (i = 0; i < n; i++)
-			add_gid(id, list[i]);
-	}
+	if (groups_seen)
+		return resolve_listed(db, groups, id, src, d);
+	if (member_default && db->member_of)
+		return resolve_member(db, user, id, src, d);
 	return 0;
 }
 
@@ -309,10 +429,12 @@ static int build_dirs(const struct policy *pol, const struct ident_db *db, struc
 		dir->trust_symlinks = pd->trust_symlinks;
 		dir->fd = pd->fd;
 		plan->ndirs++;
-		snprintf(what, sizeof(what), "[dir %s] owner", pd->name);
+		struct ident_src src = { what, "owner" };
+
+		snprintf(what, sizeof(what), "[dir %s]", pd->name);
 		err = resolve_ident(db, &pd->owner, &pd->group, &pd->groups,
 				    profile_seen(&pd->sec, SEC_DIR, "groups"), 1, &dir->id, d,
-				    what);
+				    &src);
 		if (err) {
 			ret = err;
 			continue;
@@ -372,6 +494,7 @@ static int build_paths(const struct policy *pol, struct plan *plan)
 int plan_build(const struct policy *pol, const struct ident_db *db, char *const cmd[],
 	       size_t ncmd, char *const environ[], struct plan *plan, struct diag *d)
 {
+	static const struct ident_src src = { "[identity]", "user" };
 	const struct policy_identity *pi = &pol->identity;
 	int err, ret = 0;
 
@@ -379,14 +502,10 @@ int plan_build(const struct policy *pol, const struct ident_db *db, char *const 
 	plan->pol = pol;
 	err = resolve_ident(db, &pi->user, &pi->group, &pi->groups,
 			    profile_seen(&pi->sec, SEC_IDENTITY, "groups"), 0, &plan->run, d,
-			    "[identity] user");
+			    &src);
 	if (!err && plan->run.uid == 0)
 		err = diag_err(d, pi->user.line, "name an unprivileged account",
 			       "[identity]: refusing to run the program as root");
-	if (!err && plan->run.gid == 0)
-		err = diag_err(d, pi->group.s ? pi->group.line : pi->user.line,
-			       "root's group owns system files; name another group",
-			       "[identity]: refusing to run the program with group root");
 	ret = err ? err : ret;
 	err = build_dirs(pol, db, plan, d);
 	ret = err ? err : ret;

@@ -17,11 +17,12 @@
 
 static const struct { const char *name; uid_t uid; gid_t gid; } users[] = {
 	{ "root", 0, 0 }, { "drive", 1001, 1001 }, { "sandbox", 1002, 1002 },
-	{ "other", 1003, 1003 }, { "nobody", 65534, 65534 },
+	{ "other", 1003, 1003 }, { "ops", 1004, 1004 }, { "nobody", 65534, 65534 },
 };
 static const struct { const char *name; gid_t gid; } grps[] = {
-	{ "root", 0 }, { "drive", 1001 }, { "sandbox", 1002 }, { "other", 1003 },
-	{ "dosemu", 1100 }, { "nogroup", 65534 },
+	{ "root", 0 }, { "adm", 4 }, { "disk", 6 }, { "shadow", 42 }, { "drive", 1001 },
+	{ "sandbox", 1002 }, { "other", 1003 }, { "ops", 1004 }, { "dosemu", 1100 },
+	{ "nogroup", 65534 },
 };
 
 static int fill(size_t i, struct ident_user *out)
@@ -68,10 +69,25 @@ static int fake_member(void *ctx, const char *user, gid_t primary, gid_t *out, s
 		out[(*n)++] = 1100;
 	if (!strcmp(user, "drive"))
 		out[(*n)++] = 1100;
+	if (!strcmp(user, "ops")) {
+		out[(*n)++] = 4;	/* adm */
+		out[(*n)++] = 1100;
+	}
 	return 0;
 }
 
-static const struct ident_db fake_db = { fake_user, fake_uid, fake_group, fake_member, NULL };
+static int fake_group_name(void *ctx, gid_t gid, char *out, size_t size)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(grps); i++)
+		if (grps[i].gid == gid) {
+			snprintf(out, size, "%s", grps[i].name);
+			return 0;
+		}
+	return -ENOENT;
+}
+
+static const struct ident_db fake_db = { fake_user, fake_uid, fake_group, fake_member,
+					 fake_group_name, NULL };
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
@@ -224,6 +240,8 @@ static void test_bad(void)
 
 /* ---- bad plans ------------------------------------------------------------------------------ */
 
+#define HINT_PRIV "hint: a sandbox gets no privileged group, nor does a granted fd: remove it\n"
+
 static void test_bad_plans(void)
 {
 	char *cmd[] = { "/bin/other", NULL };
@@ -234,8 +252,8 @@ static void test_bad_plans(void)
 	       "hint: name an unprivileged account\n", "refuses root");
 	expect("[program]\npath = /bin/p\n[identity]\nuser = sandbox\ngroup = root\n"
 	       "[seccomp]\npolicy = deny-list\n",
-	       "t.ini:5: [identity]: refusing to run the program with group root\n"
-	       "hint: root's group owns system files; name another group\n", "refuses group root");
+	       "t.ini:5: [identity] group: root (gid 0) is a privileged group: it owns the "
+	       "system's files\n" HINT_PRIV, "refuses group root");
 	expect(BASE "[dir c]\npath = /c\nowner = root\naccess = rw\n",
 	       "t.ini:9: [dir c]: owner is root\nhint: name the account that owns the tree; a "
 	       "root-opened directory carries uid 0 without root's capabilities\n",
@@ -264,6 +282,44 @@ static void test_bad_plans(void)
 	tap_is_str(got, "t.ini:1: the profile does not let the command line choose the program or "
 		   "its arguments\nhint: set \"command_line = args\" or \"command_line = program\" "
 		   "in [program]\n", "command line refused unless allowed");
+	free(got);
+}
+
+/* ---- privileged groups: one rule for every gid the program or a granted fd gets ------------ */
+
+static void test_privileged_groups(void)
+{
+	struct plan plan;
+	char *got;
+
+	expect("[program]\npath = /bin/p\n[identity]\nuser = sandbox\ngroups = root\n"
+	       "[seccomp]\npolicy = deny-list\n",
+	       "t.ini:5: [identity] groups: root (gid 0) is a privileged group: it owns the "
+	       "system's files\n" HINT_PRIV, "[identity] groups = root: refused");
+	expect("[program]\npath = /bin/p\n[identity]\nuser = sandbox\n"
+	       "groups = dosemu, 0\n[seccomp]\npolicy = deny-list\n",
+	       "t.ini:5: [identity] groups: root (gid 0) is a privileged group: it owns the "
+	       "system's files\n" HINT_PRIV, "[identity] groups = 0 (a number): refused");
+	expect("[program]\npath = /bin/p\n[identity]\nuser = sandbox\n"
+	       "groups = dosemu, shadow, disk\n[seccomp]\npolicy = deny-list\n",
+	       "t.ini:5: [identity] groups: shadow (gid 42) is a privileged group: it reads "
+	       "/etc/shadow\n" HINT_PRIV "t.ini:5: [identity] groups: disk (gid 6) is a "
+	       "privileged group: it reads and writes disks directly, as good as root\n"
+	       HINT_PRIV, "[identity] groups = shadow, disk: both refused, named");
+	expect(BASE "[dir c]\npath = /c\nowner = drive\ngroups = dosemu, 0\naccess = rw\n",
+	       "t.ini:10: [dir c] groups: root (gid 0) is a privileged group: it owns the "
+	       "system's files\n" HINT_PRIV, "[dir] groups = 0: refused");
+	expect(BASE "[dir c]\npath = /c\nowner = drive\ngroup = disk\naccess = rw\n",
+	       "t.ini:10: [dir c] group: disk (gid 6) is a privileged group: it reads and writes "
+	       "disks directly, as good as root\n" HINT_PRIV, "[dir] group = disk: refused");
+	expect(BASE "[dir c]\npath = /c\nowner = ops\naccess = rw\n",
+	       "t.ini:9: [dir c] owner: ops is in adm (gid 4), a privileged group: it reads "
+	       "the system's logs\nhint: list the groups the fd needs with \"groups = ...\" in "
+	       "[dir c]\n", "[dir] owner in a privileged group by the group database: refused");
+	got = run(BASE "[dir c]\npath = /c\nowner = ops\ngroups = dosemu\naccess = rw\n",
+		  NULL, 0, NULL, &plan);
+	if (tap_is_str(got, "", "... and with \"groups = dosemu\": accepted"))
+		release(&plan);
 	free(got);
 }
 
@@ -440,6 +496,7 @@ int main(int argc, char **argv)
 
 	test_bad();
 	test_bad_plans();
+	test_privileged_groups();
 	test_good();
 	test_conf(srcdir);
 	return tap_done();
