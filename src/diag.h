@@ -4,16 +4,28 @@
  *
  *   dosemu.ini:12: unknown key "rw" in [dir drive_c]
  *   hint: the access of a directory is set with "access = rw"
+ *
+ * A profile may be read from several files (includes, drop-ins). Every module counts lines
+ * of the profile as a whole: each file is given a range of line numbers (diag_add_source),
+ * and messages are printed with the file and the line in it.
  */
 #ifndef CREDBOX_DIAG_H
 #define CREDBOX_DIAG_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct diag_msg {
 	int line;		/* 0: about the whole file */
 	char *text;
 	char *hint;		/* NULL: none */
+};
+
+/* Lines base + 1 .. base + nlines of the profile are lines 1 .. nlines of file. */
+struct diag_source {
+	char *file;
+	int base;
+	int nlines;
 };
 
 struct diag {
@@ -22,6 +34,8 @@ struct diag {
 	size_t n;
 	size_t cap;
 	int oom;		/* a message could not be stored */
+	struct diag_source *src;	/* none: every line is file's */
+	size_t nsrc;
 };
 
 void diag_init(struct diag *d, const char *file);
@@ -31,5 +45,26 @@ int diag_err(struct diag *d, int line, const char *hint, const char *fmt, ...)
 /* Format every message, one "file:line: text\nhint: ...\n" block each, into a new string. */
 char *diag_format(const struct diag *d);
 void diag_free(struct diag *d);
+
+/* Give the next nlines lines to file (copied): the base, >= 0, or -ENOMEM. */
+int diag_add_source(struct diag *d, const char *file, int nlines);
+
+/*
+ * Where line is, as a message that is about line `here` names it: "this line", "line 12" (in
+ * here's file) or "common.ini:3" (in another). buf is returned.
+ */
+const char *diag_where(const struct diag *d, int line, int here, char *buf, size_t size);
+
+/*
+ * "file:N" (or the file alone for line 0) of a line of the profile, for messages printed
+ * outside diag_format. buf is returned.
+ */
+const char *diag_location(const struct diag *d, int line, char *buf, size_t size);
+
+/*
+ * Write s to f with what a terminal would take for control (C0 and C1 controls, DEL, bytes
+ * that are not UTF-8) as \xHH: a profile's bytes are echoed in messages. 0, or EOF.
+ */
+int diag_fputs(const char *s, FILE *f);
 
 #endif /* CREDBOX_DIAG_H */

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "plan.h"
 #include "preopen.h"
 #include "profile.h"
+#include "profile_file.h"
 #include "sysnames.h"
 #include "util.h"
 
@@ -196,43 +198,6 @@ static void list_groups(void)
 
 /* ---- profile -> plan ----------------------------------------------------------------------- */
 
-static char *read_profile(const char *file, size_t *len)
-{
-	struct stat st;
-	char *buf;
-	ssize_t n;
-	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-
-	if (fd < 0) {
-		fprintf(stderr, "credbox: %s: %s\n", file, strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > PROFILE_MAX_SIZE) {
-		fprintf(stderr, "credbox: %s: not a regular file of at most %d bytes\n", file,
-			PROFILE_MAX_SIZE);
-		close(fd);
-		return NULL;
-	}
-	/* The profile decides what root hands out: nobody else may have written it. */
-	if (geteuid() == 0 && ((st.st_mode & 022) || (st.st_uid != 0))) {
-		fprintf(stderr, "credbox: %s: owned by uid %u or writable by others\n"
-			"hint: a profile run as root must be root's and not group- or "
-			"world-writable\n", file, (unsigned)st.st_uid);
-		close(fd);
-		return NULL;
-	}
-	buf = malloc(st.st_size + 1);
-	n = buf ? read(fd, buf, st.st_size) : -1;
-	close(fd);
-	if (n != st.st_size) {
-		fprintf(stderr, "credbox: %s: cannot read\n", file);
-		free(buf);
-		return NULL;
-	}
-	*len = (size_t)n;
-	return buf;
-}
-
 static void print_diag(const struct diag *d)
 {
 	char *text = diag_format(d);
@@ -241,15 +206,21 @@ static void print_diag(const struct diag *d)
 	free(text);
 }
 
-/* Like the parser's messages: the profile's line at fault, then the fix (see failure.h). */
-static void print_failure(const char *profile, const struct failure *err)
+/* Like the parser's messages: the profile's file and line at fault, then the fix (failure.h). */
+static void print_failure(const struct diag *d, const struct failure *err)
 {
-	if (err->line > 0)
-		fprintf(stderr, "%s:%d: %s\n", profile, err->line, err->msg);
-	else
-		fprintf(stderr, "%s: %s\n", err->line ? "credbox" : profile, err->msg);
-	if (err->hint)
-		fprintf(stderr, "hint: %s\n", err->hint);
+	char where[PATH_MAX + 16];
+
+	diag_fputs(err->line < 0 ? "credbox" : diag_location(d, err->line, where, sizeof(where)),
+		   stderr);
+	fputs(": ", stderr);
+	diag_fputs(err->msg, stderr);
+	fputc('\n', stderr);
+	if (err->hint) {
+		fputs("hint: ", stderr);
+		diag_fputs(err->hint, stderr);
+		fputc('\n', stderr);
+	}
 }
 
 static void describe_kernel(const struct plan *plan)
@@ -285,42 +256,52 @@ static void describe_kernel(const struct plan *plan)
 	       "= 1");
 }
 
-/* The profile, parsed and planned; its messages printed. 0, or the exit status. */
-static int load_plan(const struct options *opt, struct policy *pol, struct plan *plan)
+/* Where --profile leads (profile_file_locate): 0, or the message printed and EXIT_CREDBOX. */
+static int locate(const struct options *opt, char *path, size_t size)
+{
+	int e = profile_file_locate(opt->profile, CREDBOX_SYSCONFDIR, path, size);
+
+	if (!e)
+		return 0;
+	fputs("credbox: --profile ", stderr);
+	diag_fputs(opt->profile, stderr);
+	fprintf(stderr, ": %s\nhint: a profile is a path with a '/', or the NAME of "
+		CREDBOX_SYSCONFDIR "/credbox/NAME.ini (letters, digits, '_', '-', '.')\n",
+		e == -EINVAL ? "not a profile name" : strerror(-e));
+	return EXIT_CREDBOX;
+}
+
+/*
+ * The profile, read from its files once they passed the trust checks, parsed and planned; its
+ * messages printed. 0, or the exit status. d: the profile's files, for later messages.
+ */
+static int load_plan(const struct options *opt, char *path, size_t size, struct policy *pol,
+		     struct plan *plan, struct diag *d)
 {
 	extern char **environ;
 	struct ident_db db;
-	struct diag d;
-	char *buf;
-	size_t len;
-	int e;
+	int e = locate(opt, path, size);
 
-	buf = read_profile(opt->profile, &len);
-	if (!buf)
-		return EXIT_CREDBOX;
-	diag_init(&d, opt->profile);
-	e = profile_parse_buffer(buf, len, pol, &d);
-	free(buf);
+	if (e)
+		return e;
+	diag_init(d, path);
+	e = profile_file_load(path, strchr(opt->profile, '/') ? NULL : opt->profile, pol, d);
 	if (!e) {
 		ident_system_db(&db);
 		e = plan_build(pol, &db, opt->mode == MODE_RUN ? opt->cmd : NULL,
-			       opt->mode == MODE_RUN ? opt->ncmd : 0, environ, plan, &d);
+			       opt->mode == MODE_RUN ? opt->ncmd : 0, environ, plan, d);
 	}
 	if (e) {
-		print_diag(&d);
+		print_diag(d);
 		if (e == -ENOMEM)
 			fputs("credbox: out of memory\n", stderr);
-		return EXIT_CREDBOX;
-	}
-	if (opt->mode != MODE_RUN && opt->ncmd) {
-		fputs("credbox: --check and --print-filter take no program\n", stderr);
 		return EXIT_CREDBOX;
 	}
 	return 0;
 }
 
 /* --print-filter and --check: the plan, shown. */
-static int show_plan(const struct options *opt, const struct plan *plan)
+static int show_plan(const struct options *opt, const char *path, const struct plan *plan)
 {
 	int e;
 
@@ -331,7 +312,7 @@ static int show_plan(const struct options *opt, const struct plan *plan)
 			fprintf(stderr, "credbox: cannot print the filter: %s\n", strerror(-e));
 		return e ? EXIT_CREDBOX : 0;
 	}
-	printf("profile     %s: valid\n", opt->profile);
+	printf("profile     %s: valid\n", path);
 	plan_describe(plan, stdout);
 	describe_kernel(plan);
 	return 0;
@@ -343,6 +324,8 @@ int main(int argc, char **argv)
 	struct policy pol;
 	struct plan plan;
 	struct failure err;
+	struct diag d;
+	char path[PATH_MAX];
 	int status;
 
 	if (parse_options(argc, argv, &opt) < 0) {
@@ -367,13 +350,24 @@ int main(int argc, char **argv)
 		fputs("credbox: no profile (--profile FILE)\nhint: credbox --help\n", stderr);
 		return EXIT_CREDBOX;
 	}
-	status = load_plan(&opt, &pol, &plan);
+	/* Before anything else: every step of a run needs root, and --check does not. */
+	if (opt.mode == MODE_RUN && geteuid() != 0) {
+		fprintf(stderr, "credbox: must be started as root (it opens each grant as its "
+			"owner, then drops to the profile's user)\nhint: credbox --profile %s "
+			"--check checks a profile without root\n", opt.profile);
+		return EXIT_CREDBOX;
+	}
+	if (opt.mode != MODE_RUN && opt.ncmd) {
+		fputs("credbox: --check and --print-filter take no program\n", stderr);
+		return EXIT_CREDBOX;
+	}
+	status = load_plan(&opt, path, sizeof(path), &pol, &plan, &d);
 	if (status)
 		return status;
 	if (opt.mode != MODE_RUN)
-		return show_plan(&opt, &plan);
+		return show_plan(&opt, path, &plan);
 	fflush(NULL);
 	apply(&plan, &err);
-	print_failure(opt.profile, &err);
+	print_failure(&d, &err);
 	return err.status;
 }

@@ -22,14 +22,19 @@
 /* inih hands our reader a buffer of INI_MAX_LINE bytes: the longest line is one less. */
 #define LINE_MAX_CHARS	(INI_MAX_LINE - 1)
 
+/* The parse of one file of the profile (profile_parse_file). */
 struct pctx {
 	struct policy *pol;
 	struct diag *d;
+	const struct profile_include *inc;
 	const char *buf;
 	size_t len;
 	size_t pos;
-	int line;
+	int line;		/* of the profile as a whole: the file's lines follow base */
 	int nomem;
+	int started;		/* a section header was seen in this file */
+	int here[SEC_COUNT];	/* the line of each section's header in this file, or 0 */
+	int here_dir[PROFILE_MAX_DIRS];
 	/* the section the next keys belong to; cur_base NULL: an invalid section */
 	enum profile_section cur;
 	void *cur_base;
@@ -466,7 +471,7 @@ static const struct profile_key keys[] = {
 	{ SEC_PROGRAM, "path", "absolute-path", 0, parse_path,
 	  F(struct policy_program, path), NULL,
 	  "The program to run. Required unless command_line is program." },
-	{ SEC_PROGRAM, "args", "words", 0, parse_words,
+	{ SEC_PROGRAM, "args", "words", KEY_LIST, parse_words,
 	  F(struct policy_program, args), "no arguments",
 	  "Default arguments, split at blanks; \"...\" and '...' quote." },
 	{ SEC_PROGRAM, "command_line", "none|args|program", 0, parse_cmdline,
@@ -479,21 +484,21 @@ static const struct profile_key keys[] = {
 	{ SEC_IDENTITY, "group", "group", 0, parse_ident,
 	  F(struct policy_identity, group), "the user's primary group",
 	  "The group the program runs as." },
-	{ SEC_IDENTITY, "groups", "group-list", 0, parse_idents,
+	{ SEC_IDENTITY, "groups", "group-list", KEY_LIST, parse_idents,
 	  F(struct policy_identity, groups), "none",
 	  "Supplementary groups of the program." },
 
-	{ SEC_ENVIRONMENT, "keep", "name-list", 0, parse_env_names,
+	{ SEC_ENVIRONMENT, "keep", "name-list", KEY_LIST, parse_env_names,
 	  F(struct policy_env, keep), "TERM, LANG, LANGUAGE, LC_*, TZ",
 	  "Variables kept from credbox's environment; a trailing '*' matches a prefix." },
 	{ SEC_ENVIRONMENT, "set", "NAME=value", KEY_REPEAT, parse_env_set,
 	  F(struct policy_env, set), NULL,
 	  "Set a variable (after keep; wins over it)." },
 
-	{ SEC_FILESYSTEM, "ro", "path-list", KEY_REPEAT, parse_paths,
+	{ SEC_FILESYSTEM, "ro", "path-list", KEY_REPEAT | KEY_LIST, parse_paths,
 	  F(struct policy_fs, ro), NULL,
 	  "Paths the program may read and execute beneath; '-' before a path: may be missing." },
-	{ SEC_FILESYSTEM, "rw", "path-list", KEY_REPEAT, parse_paths,
+	{ SEC_FILESYSTEM, "rw", "path-list", KEY_REPEAT | KEY_LIST, parse_paths,
 	  F(struct policy_fs, rw), NULL,
 	  "Paths the program may read and write beneath, with its own credentials." },
 	{ SEC_FILESYSTEM, "landlock", "required|best-effort", 0, parse_landlock,
@@ -503,10 +508,10 @@ static const struct profile_key keys[] = {
 	{ SEC_SECCOMP, "policy", "allow-list|deny-list", KEY_REQUIRED, parse_policy,
 	  F(struct policy_seccomp, policy), NULL,
 	  "allow-list: only allow and @default are allowed; deny-list: only deny is denied." },
-	{ SEC_SECCOMP, "allow", "syscall-list", KEY_REPEAT, parse_syscalls,
+	{ SEC_SECCOMP, "allow", "syscall-list", KEY_REPEAT | KEY_LIST, parse_syscalls,
 	  F(struct policy_seccomp, allow), NULL,
 	  "System calls and @groups allowed (in a deny-list: exceptions to deny)." },
-	{ SEC_SECCOMP, "deny", "syscall-list", KEY_REPEAT, parse_syscalls,
+	{ SEC_SECCOMP, "deny", "syscall-list", KEY_REPEAT | KEY_LIST, parse_syscalls,
 	  F(struct policy_seccomp, deny), NULL,
 	  "System calls and @groups denied, each optionally :ERRNO (in an allow-list: "
 	  "exceptions to allow)." },
@@ -526,7 +531,7 @@ static const struct profile_key keys[] = {
 	{ SEC_DIR, "group", "group", 0, parse_ident,
 	  F(struct policy_dir, group), "the owner's primary group",
 	  "The fs group the directory fd carries." },
-	{ SEC_DIR, "groups", "group-list", 0, parse_idents,
+	{ SEC_DIR, "groups", "group-list", KEY_LIST, parse_idents,
 	  F(struct policy_dir, groups), "the owner's groups in the group database",
 	  "The supplementary groups the directory fd carries." },
 	{ SEC_DIR, "access", "ro|rw", KEY_REQUIRED, parse_access,
@@ -626,42 +631,75 @@ static int dir_name_ok(const char *s)
 	return n > 0 && n <= 64;
 }
 
-/* Start [dir NAME]; name: the text after "dir". */
+/* "did you mean [identity]?" for a mistyped section name, or the list of sections. */
+static const char *unknown_section_hint(const char *text, char *buf, size_t size)
+{
+	char word[64];
+	enum profile_section s;
+
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(text, " "), text);
+	for (s = 0; s < SEC_COUNT; s++) {
+		if (edit_distance(section_names[s], word) <= 2) {
+			snprintf(buf, size, "did you mean [%s%s]?", section_names[s],
+				 s == SEC_DIR ? text + strlen(word) : "");
+			return buf;
+		}
+	}
+	return "sections are [program], [identity], [environment], [filesystem], [seccomp] and "
+	       "[dir NAME]";
+}
+
+/* Make the keys that follow belong to sec (whose first header may be in another file). */
+static void section_enter(struct pctx *c, enum profile_section s, void *base, struct psec *sec)
+{
+	if (!sec->line)
+		sec->line = c->line;
+	c->cur = s;
+	c->cur_base = base;
+	c->cur_sec = sec;
+}
+
+/* Twice in one file is a mistake; a later file (include, drop-in) continues the section. */
+static int section_twice(struct pctx *c, int *here, const char *label)
+{
+	char where[PATH_MAX + 32];
+
+	if (*here)
+		return diag_err(c->d, c->line, NULL, "duplicate section %s (first on %s)", label,
+				diag_where(c->d, *here, c->line, where, sizeof(where)));
+	*here = c->line;
+	return 0;
+}
+
 static void dir_section_begin(struct pctx *c, const char *name)
 {
 	struct policy *pol = c->pol;
 	struct policy_dir *dir;
 	size_t i;
 
-	if (*name == ' ')
-		name++;
 	if (!dir_name_ok(name)) {
 		diag_err(c->d, c->line,
-			 "a directory section is [dir NAME]; NAME is letters, digits, "
-			 "'_', '-', '.' (at most 64)",
+			 "a directory section is [dir NAME]; NAME is letters, digits, '_', '-', "
+			 "'.' (at most 64)",
 			 *name ? "bad directory name \"%s\"" : "[dir] needs a name%s", name);
 		return;
 	}
-	for (i = 0; i < pol->ndirs; i++) {
-		if (!strcmp(pol->dirs[i].name, name)) {
-			diag_err(c->d, c->line, NULL, "duplicate section [dir %s] (first on line %d)",
-				 name, pol->dirs[i].sec.line);
-			return;
-		}
-	}
-	if (pol->ndirs == PROFILE_MAX_DIRS) {
+	for (i = 0; i < pol->ndirs && strcmp(pol->dirs[i].name, name); i++)
+		;
+	if (i == pol->ndirs && pol->ndirs == PROFILE_MAX_DIRS) {
 		diag_err(c->d, c->line, NULL, "more than %d [dir] sections", PROFILE_MAX_DIRS);
 		return;
 	}
-	dir = &pol->dirs[pol->ndirs];
-	dir->name = xstrdup(c, name);
-	if (!dir->name)
+	if (section_twice(c, &c->here_dir[i], c->label))
 		return;
-	pol->ndirs++;
-	c->cur_base = dir;
-	c->cur_sec = &dir->sec;
-	c->cur = SEC_DIR;
-	dir->sec.line = c->line;
+	dir = &pol->dirs[i];
+	if (i == pol->ndirs) {
+		dir->name = xstrdup(c, name);
+		if (!dir->name)
+			return;
+		pol->ndirs++;
+	}
+	section_enter(c, SEC_DIR, dir, &dir->sec);
 }
 
 /* Start a section from the text between '[' and ']'. */
@@ -669,7 +707,9 @@ static void section_begin(struct pctx *c, const char *text)
 {
 	enum profile_section s;
 	struct psec *sec;
+	char hint[96];
 
+	c->started = 1;
 	c->cur_base = NULL;
 	c->cur_sec = NULL;
 	snprintf(c->label, sizeof(c->label), "[%s]", text);
@@ -681,30 +721,16 @@ static void section_begin(struct pctx *c, const char *text)
 			break;
 	}
 	if (s == SEC_COUNT) {
-		diag_err(c->d, c->line,
-			 "sections are [program], [identity], [environment], [filesystem], "
-			 "[seccomp] and [dir NAME]",
+		diag_err(c->d, c->line, unknown_section_hint(text, hint, sizeof(hint)),
 			 "unknown section [%s]", text);
-		return;
-	}
-	if (s == SEC_DIR) {
-		dir_section_begin(c, text + 3);
-		return;
-	}
-	if (text[strlen(section_names[s])]) {
+	} else if (s == SEC_DIR) {
+		dir_section_begin(c, text[3] == ' ' ? text + 4 : text + 3);
+	} else if (text[strlen(section_names[s])]) {
 		diag_err(c->d, c->line, NULL, "section [%s] takes no name", section_names[s]);
-		return;
+	} else if (!section_twice(c, &c->here[s], c->label)) {
+		sec = section_base(c->pol, s);
+		section_enter(c, s, sec, sec);
 	}
-	sec = section_base(c->pol, s);
-	if (sec->line) {
-		diag_err(c->d, c->line, NULL, "duplicate section [%s] (first on line %d)",
-			 section_names[s], sec->line);
-		return;
-	}
-	sec->line = c->line;
-	c->cur = s;
-	c->cur_base = sec;
-	c->cur_sec = sec;
 }
 
 /* ---- inih callbacks ------------------------------------------------------------------------ */
@@ -735,6 +761,84 @@ static const char *unknown_key_hint(enum profile_section s, const char *name, ch
 	return NULL;
 }
 
+/*
+ * A value that is no list: quotes ("..." or '...', no escapes) may enclose all or part of it,
+ * to keep blanks at its ends (inih trims them) or a ';' after a blank. A new string, or NULL
+ * (reported).
+ */
+static char *unquote(struct pctx *c, const char *name, const char *v)
+{
+	char *out = malloc(strlen(v) + 1), *o = out;
+
+	if (!out) {
+		c->nomem = 1;
+		return NULL;
+	}
+	for (; *v; v++) {
+		const char *end = *v == '"' || *v == '\'' ? strchr(v + 1, *v) : v;
+
+		if (!end) {
+			diag_err(c->d, c->line, "close the quote; write a quote inside the other kind",
+				 "unterminated %c quote in \"%s\"", *v, name);
+			free(out);
+			return NULL;
+		}
+		if (end == v) {
+			*o++ = *v;
+			continue;
+		}
+		memcpy(o, v + 1, end - v - 1);
+		o += end - v - 1;
+		v = end;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* include = FILE, before the first section: the other file is read at this point. */
+static void on_include(struct pctx *c, const char *value)
+{
+	char *file;
+
+	if (c->started) {
+		diag_err(c->d, c->line, "move it above the first section of the file",
+			 "include after a section header");
+		return;
+	}
+	if (!c->inc) {
+		diag_err(c->d, c->line, NULL, "include: only a profile read from a file includes");
+		return;
+	}
+	file = unquote(c, "include", value);
+	if (file && !*file)
+		diag_err(c->d, c->line, NULL, "include needs a file name");
+	else if (file && c->inc->include(c->inc->ctx, file, c->line) == -ENOMEM)
+		c->nomem = 1;
+	free(file);
+}
+
+static void on_section_key(struct pctx *c, size_t i, const char *value)
+{
+	const struct profile_key *k = &keys[i];
+	char where[PATH_MAX + 32];
+	char *v = (char *)value;
+
+	if (c->cur_sec->key_line[i] && !(k->flags & KEY_REPEAT)) {
+		diag_err(c->d, c->line, NULL, "duplicate key \"%s\" in %s (first on %s)", k->name,
+			 c->cur_label, diag_where(c->d, c->cur_sec->key_line[i], c->line, where,
+						  sizeof(where)));
+		return;
+	}
+	if (!c->cur_sec->key_line[i])
+		c->cur_sec->key_line[i] = c->line;
+	if (!(k->flags & KEY_LIST))
+		v = unquote(c, k->name, value);
+	if (v)
+		k->parse(c, k, (char *)c->cur_base + k->offset, v);
+	if (v != value)
+		free(v);
+}
+
 static int on_key(void *user, const char *section, const char *name, const char *value)
 {
 	struct pctx *c = user;
@@ -742,6 +846,10 @@ static int on_key(void *user, const char *section, const char *name, const char 
 	size_t i;
 
 	(void)section;
+	if (!strcmp(name, "include")) {
+		on_include(c, value);
+		return 1;
+	}
 	if (!c->cur_sec) {
 		if (!c->cur_label)
 			diag_err(c->d, c->line, "start with a section such as [program]",
@@ -749,19 +857,10 @@ static int on_key(void *user, const char *section, const char *name, const char 
 		return 1;	/* the section itself was reported */
 	}
 	for (i = 0; i < ARRAY_SIZE(keys); i++) {
-		const struct profile_key *k = &keys[i];
-
-		if (k->section != c->cur || strcmp(k->name, name))
-			continue;
-		if (c->cur_sec->key_line[i] && !(k->flags & KEY_REPEAT)) {
-			diag_err(c->d, c->line, NULL, "duplicate key \"%s\" in %s", name,
-				 c->cur_label);
+		if (keys[i].section == c->cur && !strcmp(keys[i].name, name)) {
+			on_section_key(c, i, value);
 			return 1;
 		}
-		if (!c->cur_sec->key_line[i])
-			c->cur_sec->key_line[i] = c->line;
-		k->parse(c, k, (char *)c->cur_base + k->offset, value);
-		return 1;
 	}
 	diag_err(c->d, c->line, unknown_key_hint(c->cur, name, hintbuf, sizeof(hintbuf)),
 		 "unknown key \"%s\" in %s", name, c->cur_label);
@@ -836,6 +935,9 @@ static char *reader(char *str, int num, void *stream)
 	}
 	memcpy(str, c->buf + start, len);
 	str[len] = '\0';
+	/* A UTF-8 byte order mark, as some editors write one, is no part of the first line. */
+	if (start == 0 && !strncmp(str, "\xef\xbb\xbf", 3))
+		memmove(str, str + 3, len - 2);
 	/* No continuation lines: an indented line stands on its own. */
 	for (s = str; *s == ' ' || *s == '\t'; s++)
 		;
@@ -907,24 +1009,48 @@ static void policy_defaults(struct policy *pol)
 		pol->dirs[i].fd = -1;
 }
 
-int profile_parse_buffer(const char *buf, size_t len, struct policy *pol, struct diag *d)
+void profile_parse_begin(struct policy *pol)
 {
-	struct pctx c = { .pol = pol, .d = d, .buf = buf, .len = len };
+	policy_defaults(pol);
+}
+
+int profile_parse_file(struct policy *pol, const char *buf, size_t len, int base,
+		       const struct profile_include *inc, struct diag *d)
+{
+	struct pctx c = { .pol = pol, .d = d, .inc = inc, .buf = buf, .len = len, .line = base };
 	size_t before = d->n;
 	int ret;
 
-	policy_defaults(pol);
 	if (len > PROFILE_MAX_SIZE)
-		return diag_err(d, 0, NULL, "larger than %d bytes", PROFILE_MAX_SIZE);
+		return diag_err(d, base ? base : 0, NULL, "larger than %d bytes", PROFILE_MAX_SIZE);
 	ret = ini_parse_stream(reader, &c, on_key, &c);
 	if (ret > 0)
-		diag_err(d, ret, NULL, "syntax error");
+		diag_err(d, base + ret, NULL, "syntax error");
 	else if (ret < 0)
 		c.nomem = 1;
 	if (c.nomem)
 		return -ENOMEM;
+	return d->n > before || d->oom ? -EINVAL : 0;
+}
+
+int profile_parse_end(struct policy *pol, struct diag *d)
+{
+	struct pctx c = { .pol = pol, .d = d };
+	size_t before = d->n;
+
 	check_profile(&c);
 	return d->n > before || d->oom ? -EINVAL : 0;
+}
+
+int profile_parse_buffer(const char *buf, size_t len, struct policy *pol, struct diag *d)
+{
+	int err;
+
+	profile_parse_begin(pol);
+	err = profile_parse_file(pol, buf, len, 0, NULL, d);
+	if (err == -ENOMEM)
+		return err;
+	return profile_parse_end(pol, d) ? -EINVAL : err;
 }
 
 static void pstr_free(struct pstr *p)

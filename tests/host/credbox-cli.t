@@ -20,8 +20,9 @@ command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null && h
 for ini in "$P"/bad-*.ini; do
 	name=$(basename "$ini")
 	marker=$TMP/ran-${name%.ini}
-	(cd "$P" && "$CB" --profile "$name" -- /bin/sh -c "touch $marker" 2>"$TMP/err")
+	(cd "$P" && "$CB" --profile "./$name" -- /bin/sh -c "touch $marker" 2>"$TMP/err.raw")
 	rc=$?
+	sed 's|^\./||' "$TMP/err.raw" >"$TMP/err"	# the *.err files name the profile without ./
 	ok $([ $rc -eq 125 ]; echo $?) "$name: exit 125 (got $rc)"
 	diff -u "${ini%.ini}.err" "$TMP/err" >"$TMP/diff"
 	ok $? "$name: the exact messages"
@@ -29,7 +30,7 @@ for ini in "$P"/bad-*.ini; do
 	ok $([ ! -e "$marker" ]; echo $?) "$name: nothing run"
 	if [ $have_strace = 1 ]; then
 		(cd "$P" && strace -f -qq -o "$TMP/trace" -e trace=execve,openat2,setgroups,setresuid,setresgid,setuid,prctl,seccomp,landlock_restrict_self \
-			"$CB" --profile "$name" -- /bin/sh -c "touch $marker" 2>/dev/null)
+			"$CB" --profile "./$name" -- /bin/sh -c "touch $marker" 2>/dev/null)
 		# one execve (credbox itself); no open with O_CRED_ALLOW, no id change, no filter
 		# (libcap-ng's constructor reads capabilities with PR_GET/READ prctls: harmless)
 		bad=$(grep -cE 'openat2|setgroups|setres[ug]id|setuid\(|prctl\(PR_(SET|CAP_AMBIENT_RAISE)|seccomp|landlock_restrict' "$TMP/trace")
@@ -45,8 +46,9 @@ done
 # apply-*.ini are valid profiles that this system refuses; *.err: the exact messages.
 while read -r name want; do
 	marker=$TMP/ran-$name
-	(cd "$P" && "$CB" --profile "$name.ini" -- /bin/sh -c "touch $marker" 2>"$TMP/err")
+	(cd "$P" && "$CB" --profile "./$name.ini" -- /bin/sh -c "touch $marker" 2>"$TMP/err.raw")
 	rc=$?
+	sed 's|^\./||' "$TMP/err.raw" >"$TMP/err"
 	diff -u "$P/$name.err" "$TMP/err" >"$TMP/diff"
 	ok $([ $rc -eq "$want" ] && [ ! -s "$TMP/diff" ] && [ ! -e "$marker" ]; echo $?) \
 		"$name.ini: exit $want (got $rc), nothing run, the exact messages"
@@ -56,12 +58,7 @@ apply-missing-path 125
 apply-no-program 127
 EOF_APPLY
 
-# ---- a profile run as root must be root's and not writable by others ---------------------
-cp "$P/probe.ini" "$TMP/loose.ini" && chmod 666 "$TMP/loose.ini"
-"$CB" --profile "$TMP/loose.ini" -- /bin/true 2>"$TMP/err"
-rc=$?
-ok $([ $rc -eq 125 ] && grep -q 'writable by others' "$TMP/err"; echo $?) \
-	"a world-writable profile is refused (125)"
+# (which profiles root trusts: profile-files.t)
 
 # ---- options -------------------------------------------------------------------------------
 "$CB" --help >"$TMP/out"; rc=$?
@@ -136,8 +133,9 @@ cp /bin/true "$TMP/rootonly" && chmod 700 "$TMP/rootonly"
 "$CB" --profile conf/minimal.ini -- "$TMP/rootonly" 2>/dev/null; rc=$?
 ok $([ $rc -eq 126 ]; echo $?) "executable by root only, not by the sandbox: 126"
 true >"$TMP/ran-grants"; rm -f "$TMP/ran-grants"
-(cd "$P" && "$CB" --profile grants.ini -- /bin/sh -c "touch $TMP/ran-grants" 2>"$TMP/err")
+(cd "$P" && "$CB" --profile ./grants.ini -- /bin/sh -c "touch $TMP/ran-grants" 2>"$TMP/err.raw")
 rc=$?
+sed 's|^\./||' "$TMP/err.raw" >"$TMP/err"
 if grep -q 'O_CRED_ALLOW' "$TMP/err"; then
 	diff -u - "$TMP/err" >"$TMP/diff" <<-'EOF_ERR'
 	grants.ini:7: [dir tmp]: this kernel lacks O_CRED_ALLOW (openat2 refuses the flag), which every [dir] grant needs

@@ -158,7 +158,7 @@ static void test_bad(void)
 	       "t.ini:7: missing required key \"access\" in [dir c]\n",
 	       "missing required key");
 	expect(BASE "[dir c]\npath = /srv/c\npath = /srv/d\nowner = drive\naccess = ro\n",
-	       "t.ini:9: duplicate key \"path\" in [dir c]\n", "duplicate key");
+	       "t.ini:9: duplicate key \"path\" in [dir c] (first on line 8)\n", "duplicate key");
 	expect(BASE "[dir c]\npath = srv/c\nowner = drive\naccess = ro\n",
 	       "t.ini:8: path \"srv/c\" is not an absolute path\n"
 	       "hint: paths in a profile are absolute\n", "relative path");
