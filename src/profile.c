@@ -363,6 +363,54 @@ static int parse_errno(struct pctx *c, const struct profile_key *k, void *field,
 	return 0;
 }
 
+/*
+ * What ld.so deletes from a program's environment in secure mode (AT_SECURE, which credbox's
+ * loader always sets), besides every LD_ variable: glibc 2.36's list (Debian 12's ld.so holds
+ * it as one string), and MALLOC_CHECK_, a tunable that secure mode erases. Keeping or setting
+ * one would show in --check and never reach the program.
+ */
+static const char *const secure_deleted[] = {
+	"GCONV_PATH", "GETCONF_DIR", "HOSTALIASES", "LOCALDOMAIN", "LOCPATH", "MALLOC_CHECK_",
+	"MALLOC_TRACE", "NIS_PATH", "NLSPATH", "RESOLV_HOST_CONF", "RES_OPTIONS", "TMPDIR",
+	"TZDIR",
+};
+
+/* name (len bytes; with glob, a prefix followed by '*') against what secure mode drops. */
+static int secure_mode_check(struct pctx *c, const struct profile_key *k, const char *name,
+			     size_t len, int glob)
+{
+	size_t i, plen = glob && len && name[len - 1] == '*' ? len - 1 : len;
+	int prefix = plen < len;
+
+	/* A prefix of "LD_" (L*, LD*) keeps LD_ variables as surely as one starting with it. */
+	if ((prefix && !strncmp("LD_", name, plen < 3 ? plen : 3)) ||
+	    (plen >= 3 && !strncmp(name, "LD_", 3)))
+		return prefix ?
+			diag_err(c->d, c->line, "name the variables to keep, or use a longer prefix",
+				 "%s: \"%.*s\" would keep LD_ variables for the dynamic linker",
+				 k->name, (int)len, name) :
+			diag_err(c->d, c->line,
+				 "the program runs in secure mode (AT_SECURE): the dynamic linker "
+				 "ignores LD_ variables",
+				 "%s: \"%.*s\" would reach the dynamic linker", k->name, (int)len,
+				 name);
+	for (i = 0; i < ARRAY_SIZE(secure_deleted); i++) {
+		const char *s = secure_deleted[i];
+
+		if (prefix && !strncmp(s, name, plen))
+			return diag_err(c->d, c->line,
+					"name the variables to keep, or use a longer prefix",
+					"%s: \"%.*s\" would keep %s, which the dynamic linker deletes "
+					"in secure mode", k->name, (int)len, name, s);
+		if (!prefix && strlen(s) == len && !strncmp(s, name, len))
+			return diag_err(c->d, c->line,
+					"the program runs in secure mode (AT_SECURE), so it would "
+					"never see the variable: remove it",
+					"%s: the dynamic linker deletes %s in secure mode", k->name, s);
+	}
+	return 0;
+}
+
 static int env_name_check(struct pctx *c, const struct profile_key *k, const char *name,
 			  size_t len, int glob)
 {
@@ -384,13 +432,7 @@ static int env_name_check(struct pctx *c, const struct profile_key *k, const cha
 	if (!strncmp(name, "CREDBOX_DIRS", len) && len == 12)
 		return diag_err(c->d, c->line, "credbox sets CREDBOX_DIRS from the [dir] sections",
 				"%s: CREDBOX_DIRS cannot be kept or set", k->name);
-	if (!strncmp(name, "LD_", len < 3 ? len : 3))
-		return diag_err(c->d, c->line,
-				"the program runs in secure mode (AT_SECURE): the dynamic linker "
-				"ignores LD_ variables",
-				"%s: \"%.*s\" would reach the dynamic linker", k->name, (int)len,
-				name);
-	return 0;
+	return secure_mode_check(c, k, name, len, glob);
 }
 
 static int add_env_name(struct pctx *c, const struct profile_key *k, void *field, const char *w)

@@ -144,6 +144,10 @@ static void expect(const char *text, const char *want, const char *what)
 
 /* ---- bad profiles: the exact messages ------------------------------------------------------- */
 
+#define HINT_SECURE "hint: the program runs in secure mode (AT_SECURE), so it would never see " \
+		    "the variable: remove it\n"
+#define HINT_GLOB "hint: name the variables to keep, or use a longer prefix\n"
+
 static void test_bad(void)
 {
 	expect(BASE "[dir drive_c]\npath = /srv/c\nowner = drive\nrw = yes\naccess = rw\n",
@@ -214,6 +218,30 @@ static void test_bad(void)
 	       "t.ini:8: set: \"LD_PRELOAD\" would reach the dynamic linker\n"
 	       "hint: the program runs in secure mode (AT_SECURE): the dynamic linker ignores "
 	       "LD_ variables\n", "LD_ variables refused");
+	expect(BASE "[environment]\nkeep = LD*\n",
+	       "t.ini:8: keep: \"LD*\" would keep LD_ variables for the dynamic linker\n"
+	       HINT_GLOB, "a glob that would pass LD_ variables: refused");
+	expect(BASE "[environment]\nkeep = L*\n",
+	       "t.ini:8: keep: \"L*\" would keep LD_ variables for the dynamic linker\n"
+	       HINT_GLOB, "a shorter glob that would pass LD_ variables: refused");
+	expect(BASE "[environment]\nkeep = TERM, LD\n", "",
+	       "LD, which is not an LD_ variable: kept");
+	expect(BASE "[environment]\nkeep = TERM, TMPDIR\n",
+	       "t.ini:8: keep: the dynamic linker deletes TMPDIR in secure mode\n" HINT_SECURE,
+	       "TMPDIR: refused, secure mode would delete it");
+	expect(BASE "[environment]\nset = TZDIR=/usr/share/zoneinfo\nset = NLSPATH=/x\n"
+	       "set = LOCALDOMAIN=x\nset = RES_OPTIONS=x\nset = HOSTALIASES=/x\n",
+	       "t.ini:8: set: the dynamic linker deletes TZDIR in secure mode\n" HINT_SECURE
+	       "t.ini:9: set: the dynamic linker deletes NLSPATH in secure mode\n" HINT_SECURE
+	       "t.ini:10: set: the dynamic linker deletes LOCALDOMAIN in secure mode\n"
+	       HINT_SECURE
+	       "t.ini:11: set: the dynamic linker deletes RES_OPTIONS in secure mode\n"
+	       HINT_SECURE
+	       "t.ini:12: set: the dynamic linker deletes HOSTALIASES in secure mode\n"
+	       HINT_SECURE, "set of what secure mode deletes: each refused");
+	expect(BASE "[environment]\nkeep = TERM, TZ*\n",
+	       "t.ini:8: keep: \"TZ*\" would keep TZDIR, which the dynamic linker deletes in "
+	       "secure mode\n" HINT_GLOB, "a glob matching TZDIR: refused");
 	expect(BASE "[environment]\nset = CREDBOX_DIRS=x=3\n",
 	       "t.ini:8: set: CREDBOX_DIRS cannot be kept or set\n"
 	       "hint: credbox sets CREDBOX_DIRS from the [dir] sections\n",
