@@ -51,6 +51,19 @@ $(B)/filter-always-gen: src/gen/filter-always-gen.c $(B)/filter_always.o | $(B)
 $(B)/filter_always_bpf.h: $(B)/filter-always-gen
 	$< >$@.tmp && mv $@.tmp $@
 $(B)/filter.o: $(B)/filter_always_bpf.h
+# The redirect runtime (src/rt/): freestanding code that stays in the program's address space,
+# built as one relocation-free image and embedded in credbox (src/redirect.c).
+RT_CFLAGS := -std=gnu11 -O2 -g0 -Wall -Wextra -Wshadow -Wno-unused-parameter -ffreestanding \
+	     -fno-builtin -fno-tree-loop-distribute-patterns -fPIC -fvisibility=hidden \
+	     -fno-stack-protector -fno-asynchronous-unwind-tables -fno-unwind-tables \
+	     -fno-jump-tables -fcf-protection=none -mgeneral-regs-only -fno-plt -Isrc
+$(B)/redirect_rt.o: src/rt/redirect_rt.c src/redirect_rt.h | $(B)
+	$(CC) $(RT_CFLAGS) -c -o $@ $<
+$(B)/redirect_rt.elf: $(B)/redirect_rt.o src/rt/redirect_rt.lds
+	$(LD) -static -nostdlib -T src/rt/redirect_rt.lds -o $@ $<
+$(B)/redirect_rt_image.h: $(B)/redirect_rt.elf src/rt/mkblob
+	src/rt/mkblob $(B)/redirect_rt.o $< $@
+$(B)/redirect.o: $(B)/redirect_rt_image.h
 $(B)/credbox: $(B)/main.o $(B)/libcredbox.a
 	$(CC) $(LDFLAGS) -Wl,-z,relro,-z,now -o $@ $^ $(CREDBOX_LIBS)
 $(B):

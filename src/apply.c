@@ -14,6 +14,7 @@
 #include "loader.h"
 #include "preopen.h"
 #include "privdrop.h"
+#include "redirect.h"
 #include "uapi.h"
 
 /*
@@ -150,7 +151,8 @@ static int open_program(const struct plan *plan, char *path, size_t size,
  * compiled here too: they are loaded after loader_build_stack has moved brk, when glibc's
  * sbrk points into memory that is no longer the heap and nothing may allocate any more.
  */
-static int preflight(const struct plan *plan, struct filter_bpf *bpf, struct failure *err)
+static int preflight(const struct plan *plan, struct filter_bpf *bpf, struct redirect *rd,
+		     struct failure *err)
 {
 	const struct policy *pol = plan->pol;
 	int e, abi;
@@ -179,11 +181,8 @@ static int preflight(const struct plan *plan, struct filter_bpf *bpf, struct fai
 			    profile_seen(&pol->fs.sec, SEC_FILESYSTEM, "landlock") ?
 			    "landlock = required" : "Landlock is required by default",
 			    abi == -ENOSYS ? "not built in" : "not enabled at boot, see lsm=");
-	e = filter_compile(&plan->filter, bpf);
-	if (e)
-		return fail(err, EXIT_CREDBOX, pol->seccomp.sec.line, NULL, e,
-			    "[seccomp]: cannot compile the filters: %s", strerror(-e));
-	return 0;
+	/* The profile's filter, with the traps of the redirect runtime when it is armed. */
+	return redirect_prepare(plan, rd, bpf, err);
 }
 
 /* Step 1: the program, opened and checked while privileged: ELF errors give 126 early. */
@@ -245,9 +244,10 @@ int apply(const struct plan *plan, struct failure *err)
 	int dir_fds[PROFILE_MAX_DIRS];
 	struct loader_image img;
 	struct filter_bpf bpf;
+	struct redirect rd;
 	int e;
 
-	e = preflight(plan, &bpf, err);
+	e = preflight(plan, &bpf, &rd, err);
 	if (e)
 		return e;
 
@@ -287,6 +287,21 @@ int apply(const struct plan *plan, struct failure *err)
 	e = loader_build_stack(&img, plan->argv, plan->envp, err);
 	if (e)
 		return e;
+
+	/*
+	 * The redirect runtime's SIGSYS handler, before seccomp (whose traps need it) and after
+	 * the loader reset the launcher's handlers; the loader keeps the runtime mapped.
+	 */
+	if (rd.armed) {
+		e = loader_keep(&img, rd.base, rd.size);
+		if (!e) {
+			loader_reset_signals(&img);
+			e = redirect_arm(&rd);
+		}
+		if (e)
+			return fail(err, EXIT_CREDBOX, NO_LINE, NULL, e,
+				    "arming the redirect runtime: %s", strerror(-e));
+	}
 
 	/* 5. Seccomp, last: the rights cannot leave the process, no other process reaches in. */
 	e = filter_install(&bpf);

@@ -34,6 +34,7 @@ struct slot {
 	int set;		/* 0 none, 1 by a group, 2 by name */
 	struct filter_act act;
 	int line;
+	const char *from;	/* the entry as written */
 };
 
 struct resolver {
@@ -70,7 +71,7 @@ static int act_eq(struct filter_act a, struct filter_act b)
 
 static const char *act_str(struct filter_act a, char *buf, size_t size)
 {
-	static const char *const names[] = { "allow", "kill", "errno", "log" };
+	static const char *const names[] = { "allow", "kill", "errno", "log", "mark" };
 	const char *en;
 
 	if (a.kind != FILTER_ERRNO)
@@ -85,7 +86,7 @@ static const char *act_str(struct filter_act a, char *buf, size_t size)
 
 /* Record `act` for one syscall; a name beats a group, and a conflict at one level is an error. */
 static int mark(struct resolver *r, int nr, const char *name, int by_name, struct filter_act act,
-		int line)
+		int line, const char *from)
 {
 	struct slot *s;
 	char b1[32], b2[32];
@@ -104,6 +105,7 @@ static int mark(struct resolver *r, int nr, const char *name, int by_name, struc
 	s->set = 1 + by_name;
 	s->act = act;
 	s->line = line;
+	s->from = from;
 	return 0;
 }
 
@@ -124,13 +126,13 @@ static int mark_entry(struct resolver *r, const char *entry, int line, struct fi
 		if (!g)
 			return diag_err(r->d, line, NULL, "unknown syscall group \"%s\"", name);
 		for (p = g->syscalls; *p; p++) {
-			err = mark(r, seccomp_syscall_resolve_name(*p), *p, 0, act, line);
+			err = mark(r, seccomp_syscall_resolve_name(*p), *p, 0, act, line, entry);
 			if (err)
 				return err;
 		}
 		return 0;
 	}
-	return mark(r, seccomp_syscall_resolve_name(name), entry, 1, act, line);
+	return mark(r, seccomp_syscall_resolve_name(name), entry, 1, act, line, entry);
 }
 
 static int mark_list(struct resolver *r, const struct plist *l, struct filter_act act)
@@ -204,12 +206,15 @@ static void merge(struct filter_spec *spec, const struct resolver *allow,
 	if (spec->allow_list) {
 		for (i = 0; i < deny->n; i++)
 			spec->e[spec->n++] = (struct filter_entry){ deny->s[i].nr, NULL,
-								    deny->s[i].act };
+								    deny->s[i].act, deny->s[i].line,
+								    deny->s[i].from };
 	}
 	for (i = 0; i < primary->n; i++) {
 		if (!has_nr(secondary, primary->s[i].nr))
 			spec->e[spec->n++] = (struct filter_entry){ primary->s[i].nr, NULL,
-								    primary->s[i].act };
+								    primary->s[i].act,
+								    primary->s[i].line,
+								    primary->s[i].from };
 	}
 }
 
@@ -284,6 +289,8 @@ static uint32_t scmp_action(struct filter_act a)
 		return SCMP_ACT_ERRNO(a.errnum);
 	case FILTER_LOG:
 		return SCMP_ACT_LOG;
+	case FILTER_MARK:
+		return SCMP_ACT_TRACE(a.errnum);
 	default:
 		return SCMP_ACT_KILL_PROCESS;
 	}

@@ -18,7 +18,8 @@
 
 struct policy_seccomp;
 
-enum filter_kind { FILTER_ALLOW, FILTER_KILL, FILTER_ERRNO, FILTER_LOG };
+/* FILTER_MARK: a placeholder the redirect patches (redirect.c); errnum is its 16-bit datum. */
+enum filter_kind { FILTER_ALLOW, FILTER_KILL, FILTER_ERRNO, FILTER_LOG, FILTER_MARK };
 
 struct filter_act {
 	int kind;		/* enum filter_kind */
@@ -29,6 +30,8 @@ struct filter_entry {
 	int nr;
 	char *name;
 	struct filter_act act;
+	int line;		/* of the profile's entry that decided it */
+	const char *from;	/* that entry as written ("@clock", "ptrace:EPERM"), in the policy */
 };
 
 /* The profile's filter, resolved for the native architecture. */

@@ -822,7 +822,7 @@ struct ksigaction {
  * execve's flush_signal_handlers(): a handled signal goes back to SIG_DFL (credbox's handler
  * code is about to disappear), an ignored one stays ignored, flags and masks are cleared.
  */
-static void reset_signals(void)
+void loader_reset_signals(struct loader_image *img)
 {
 	const struct ksigaction dfl = { SIG_DFL, 0, NULL, 0 }, ign = { SIG_IGN, 0, NULL, 0 };
 	uint64_t empty = 0;
@@ -843,6 +843,15 @@ static void reset_signals(void)
 	/* An alternate stack in credbox's memory would receive the program's signals. */
 	sigaltstack(&ss, NULL);
 	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &empty, NULL, sizeof(empty));
+	img->signals_reset = 1;
+}
+
+int loader_keep(struct loader_image *img, uintptr_t start, uintptr_t len)
+{
+	if (img->nkeep >= LOADER_MAX_KEEP)
+		return -ENOSPC;
+	keep_range(img, start, start + len);
+	return 0;
 }
 
 static void set_name(const char *execfn)
@@ -871,7 +880,8 @@ int loader_enter(struct loader_image *img, char *const argv[], char *const envp[
 	if (ret)
 		return ret;
 	/* Point of no return: from here on, credbox's state goes. */
-	reset_signals();
+	if (!img->signals_reset)
+		loader_reset_signals(img);
 	set_name(img->execfn);
 	loader_stub_jump(args);
 }

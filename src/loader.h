@@ -100,6 +100,7 @@ struct loader_image {
 	struct loader_stack stack;
 	unsigned int nimage;		/* keep[0..nimage) are the images' segments */
 	unsigned int nkeep;
+	int signals_reset;		/* loader_reset_signals ran */
 	struct loader_range keep[LOADER_MAX_KEEP];
 	char execfn[LOADER_MAX_EXECFN];
 	char interp_path[LOADER_MAX_INTERP];
@@ -138,6 +139,19 @@ int loader_build_stack(struct loader_image *img, char *const argv[], char *const
  */
 int loader_enter(struct loader_image *img, char *const argv[], char *const envp[],
 		 struct failure *err);
+
+/*
+ * Keep [start, start + len) (page aligned) mapped through the jump, as the vDSO is: code the
+ * program runs that is not its own (the redirect runtime). 0, or -ENOSPC.
+ */
+int loader_keep(struct loader_image *img, uintptr_t start, uintptr_t len);
+
+/*
+ * What execve does to signals (handlers back to SIG_DFL, no alternate stack, an empty mask),
+ * done ahead of loader_enter for a caller that installs a handler of its own after it and
+ * before the seccomp filter: loader_enter then leaves signals alone.
+ */
+void loader_reset_signals(struct loader_image *img);
 
 /* Unmap what loader_prepare mapped, for a launcher that gives up after preparing. */
 void loader_release(struct loader_image *img);

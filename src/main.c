@@ -367,6 +367,7 @@ int main(int argc, char **argv)
 	if (opt.mode != MODE_RUN)
 		return show_plan(&opt, path, &plan);
 	fflush(NULL);
+	plan.profile = opt.profile;
 	apply(&plan, &err);
 	print_failure(&d, &err);
 	return err.status;

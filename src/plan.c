@@ -427,6 +427,8 @@ static int build_dirs(const struct policy *pol, const struct ident_db *db, struc
 		dir->path = pd->path.s;
 		dir->rw = pd->access == ACCESS_RW;
 		dir->trust_symlinks = pd->trust_symlinks;
+		dir->transparent = pd->transparent;
+		dir->transparent_line = profile_seen(&pd->sec, SEC_DIR, "transparent");
 		dir->fd = pd->fd;
 		plan->ndirs++;
 		struct ident_src src = { what, "owner" };
@@ -581,6 +583,9 @@ static void describe_dirs(const struct plan *plan, FILE *out)
 			dir->rw ? "rw" : "ro", dir->trust_symlinks ? "followed" : "refused",
 			dir->path);
 		describe_ident(&dir->id, out);
+		if (dir->transparent)
+			fputs("\n               transparent: the program's own paths beneath it reach "
+			      "it", out);
 		fputc('\n', out);
 	}
 }

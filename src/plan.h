@@ -32,6 +32,8 @@ struct plan_dir {
 	int fd;
 	int rw;
 	int trust_symlinks;
+	int transparent;
+	int transparent_line;	/* of the key, for messages */
 };
 
 struct plan_path {
@@ -55,6 +57,7 @@ struct plan {
 	size_t npaths;
 	int landlock_required;
 	struct filter_spec filter;
+	const char *profile;		/* the profile's file name, for messages (main sets it) */
 };
 
 /*

@@ -81,6 +81,7 @@ struct policy_dir {
 	int access;		/* enum p_access */
 	int fd;			/* -1: assigned in order */
 	int trust_symlinks;
+	int transparent;		/* the program's own paths reach it (redirect.c) */
 };
 
 struct policy {

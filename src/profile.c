@@ -585,6 +585,9 @@ static const struct profile_key keys[] = {
 	{ SEC_DIR, "trust_symlinks", "yes|no", 0, parse_bool,
 	  F(struct policy_dir, trust_symlinks), "no",
 	  "Follow symbolic links in path when opening the directory." },
+	{ SEC_DIR, "transparent", "yes|no", 0, parse_bool,
+	  F(struct policy_dir, transparent), "no",
+	  "The program's own path-based file calls beneath path go through the grant." },
 };
 _Static_assert(ARRAY_SIZE(keys) <= PROFILE_MAX_KEYS, "raise PROFILE_MAX_KEYS");
 

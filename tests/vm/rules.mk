@@ -34,3 +34,14 @@ $(E2E)/bench-spawn: tests/vm/bench.h
 $(E2E)/%: tests/vm/e2e/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $<
+
+# ---- transparent grants: tests/vm/50-transparent.t -------------------------------------------------
+# tp-probe knows nothing of credbox: plain paths and raw system calls, dynamic and static.
+TP := $(B)/tests/tp
+TEST_BINS += $(TP)/tp-probe $(TP)/tp-probe-static
+$(TP)/tp-probe: tests/vm/transparent/tp-probe.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -pthread -o $@ $<
+$(TP)/tp-probe-static: tests/vm/transparent/tp-probe.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -pthread -static -o $@ $<

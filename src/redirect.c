@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * redirect: arm the runtime of src/rt/ (see redirect.h): which calls trap, the profile's
+ * filter with its exempt instruction, the runtime's mapping and configuration.
+ *
+ * The filter. libseccomp compiles the profile's filter with a marker in place of each verdict
+ * that must trap: SECCOMP_RET_TRACE | RT_TRAP_TAG | v (credbox never traces, so the value is
+ * free), v numbering the distinct verdicts behind the markers. Each `ret` of a marker then
+ * becomes a jump to a block appended for v:
+ *
+ *	ld  [instruction_pointer, low half]
+ *	jeq #exempt_lo, 0, 3
+ *	ld  [instruction_pointer, high half]
+ *	jeq #exempt_hi, 0, 1
+ *	ret VERDICT v			the profile's own verdict: from the runtime's instruction
+ *	ret TRAP | RT_TRAP_TAG | v	from anywhere else
+ *
+ * so the instruction pointer is read only on the paths of trapped calls: every other call
+ * still has a constant verdict, which the kernel's per-call cache keeps as before. A call the
+ * profile denies gets that denial from the exempt instruction too: there is no exemption,
+ * only a trap lifted. The always-denied filter is not touched.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+
+#include <seccomp.h>
+
+#include "profile.h"
+#include "redirect.h"
+#include "redirect_rt.h"
+#include "redirect_rt_image.h"	/* generated: src/rt/mkblob */
+
+/* The runtime declares the kernel's signal structures itself (no libc there): same layout. */
+_Static_assert(offsetof(ucontext_t, uc_mcontext.gregs[REG_RAX]) == 40 + 13 * 8, "ucontext rax");
+_Static_assert(offsetof(ucontext_t, uc_mcontext.gregs[REG_RIP]) == 40 + 16 * 8, "ucontext rip");
+_Static_assert(offsetof(ucontext_t, uc_sigmask) == 296, "ucontext sigmask");
+_Static_assert(offsetof(siginfo_t, si_call_addr) == 16 && offsetof(siginfo_t, si_syscall) == 24,
+	       "siginfo of SIGSYS");
+_Static_assert(sizeof(struct rt_conf) <= RT_STATE_START_OFF - RT_CONF_OFF, "rt_conf");
+
+/* The calls the runtime looks at for transparent grants (its table in src/rt/redirect_rt.c). */
+static const char *const path_calls[] = {
+	"open", "openat", "creat", "openat2", "stat", "lstat", "newfstatat", "statx", "access",
+	"faccessat", "faccessat2", "readlink", "readlinkat", "chdir", "fchdir", "getcwd",
+	"truncate", "getxattr", "lgetxattr", "listxattr", "llistxattr", "mkdir", "mkdirat",
+	"unlink", "unlinkat", "rmdir", "rename", "renameat", "renameat2", "link", "linkat",
+	"symlink", "symlinkat", "chmod", "fchmodat", "chown", "lchown", "fchownat", "utime",
+	"utimes", "futimesat", "utimensat", "mknod", "mknodat", "setxattr", "lsetxattr",
+	"removexattr", "lremovexattr", "statfs", "inotify_add_watch",
+};
+
+/*
+ * What the runtime calls from its own instruction, where the profile's verdict applies: each
+ * must be allowed when its trigger is (NULL: whenever the runtime is armed; "*": whenever a
+ * grant is transparent).
+ */
+static const struct {
+	const char *call, *trigger;
+} needs[] = {
+	{ "write", NULL }, { "rt_sigaction", NULL }, { "rt_sigprocmask", NULL },
+	{ "rt_sigreturn", NULL }, { "getpid", NULL }, { "gettid", NULL },
+	{ "openat2", "*" }, { "close", "*" }, { "fstat", "*" }, { "getppid", "*" },
+	{ "getpgid", "*" }, { "sched_yield", "*" }, { "ftruncate", "truncate" },
+	{ "fgetxattr", "getxattr" }, { "fgetxattr", "lgetxattr" },
+	{ "flistxattr", "listxattr" }, { "flistxattr", "llistxattr" },
+};
+
+/* The profile's verdict for nr, and the entry that decided it (NULL: the default). */
+static struct filter_act verdict(const struct filter_spec *spec, int nr,
+				 const struct filter_entry **from)
+{
+	size_t lo = 0, hi = spec->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (spec->e[mid].nr == nr) {
+			*from = &spec->e[mid];
+			return spec->e[mid].act;
+		}
+		if (spec->e[mid].nr < nr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*from = NULL;
+	return spec->dflt;
+}
+
+static int denies(struct filter_act a)
+{
+	return a.kind == FILTER_KILL || a.kind == FILTER_ERRNO;
+}
+
+static int allowed(const struct filter_spec *spec, const char *name)
+{
+	const struct filter_entry *from;
+	int nr = seccomp_syscall_resolve_name(name);
+
+	return nr >= 0 && !denies(verdict(spec, nr, &from));
+}
+
+static uint32_t raw(struct filter_act a)
+{
+	switch (a.kind) {
+	case FILTER_ALLOW:
+		return SECCOMP_RET_ALLOW;
+	case FILTER_LOG:
+		return SECCOMP_RET_LOG;
+	case FILTER_ERRNO:
+		return SECCOMP_RET_ERRNO | (a.errnum & SECCOMP_RET_DATA);
+	default:
+		return SECCOMP_RET_KILL_PROCESS;
+	}
+}
+
+static int in_list(const char *const *list, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(list[i], name))
+			return 1;
+	}
+	return 0;
+}
+
+#define MAX_VERDICTS	64
+
+/* The marker standing for verdict a: its index among the distinct verdicts seen. */
+static int marker(struct filter_act a, uint32_t *vals, unsigned int *n, struct filter_act *out)
+{
+	uint32_t v = raw(a);
+	unsigned int i;
+
+	for (i = 0; i < *n && vals[i] != v; i++)
+		;
+	if (i == *n) {
+		if (*n == MAX_VERDICTS)
+			return -E2BIG;
+		vals[(*n)++] = v;
+	}
+	*out = (struct filter_act){ FILTER_MARK, (int)(RT_TRAP_TAG | i) };
+	return 0;
+}
+
+/* Replace each marker's ret with a jump to its block (see the top of this file). */
+static int patch(struct filter_bpf *bpf, uint64_t ip, const uint32_t *vals, unsigned int nvals)
+{
+	const uint32_t ip_off = offsetof(struct seccomp_data, instruction_pointer);
+	unsigned int n = bpf->len[1], i, total = n + 6 * nvals;
+	struct sock_filter *p;
+
+	if (total > BPF_MAXINSNS)
+		return -E2BIG;
+	p = realloc(bpf->insns[1], total * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	bpf->insns[1] = p;
+	for (i = 0; i < nvals; i++) {
+		struct sock_filter *b = p + n + 6 * i;
+
+		b[0] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ip_off);
+		b[1] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)ip, 0, 3);
+		b[2] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ip_off + 4);
+		b[3] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+						    (uint32_t)(ip >> 32), 0, 1);
+		b[4] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, vals[i]);
+		b[5] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+						    SECCOMP_RET_TRAP | RT_TRAP_TAG | i);
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t k = p[i].k;
+
+		if (p[i].code != (BPF_RET | BPF_K) ||
+		    (k & SECCOMP_RET_ACTION_FULL) != SECCOMP_RET_TRACE)
+			continue;
+		if ((k & RT_TRAP_TAG_MASK) != RT_TRAP_TAG || (k & 0xfff) >= nvals)
+			return -EINVAL;
+		p[i] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JA,
+						    n + 6 * (k & 0xfff) - (i + 1), 0, 0);
+	}
+	bpf->len[1] = (unsigned short)total;
+	return 0;
+}
+
+/* Append "NAME, denied by ..." for nr to the pool; its offset + 1 (0: no room). */
+static uint32_t message(struct rt_conf *c, size_t *used, const struct plan *plan, int nr,
+			struct filter_act a, const struct filter_entry *from)
+{
+	char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
+	const char *prof = plan->profile ? plan->profile : "the profile";
+	const struct policy_seccomp *sc = &plan->pol->seccomp;
+	size_t at = *used;
+	char num[16];
+	int n;
+
+	snprintf(num, sizeof(num), "call %d", nr);
+	if (from && from->line > 0)
+		n = snprintf(c->pool + at, RT_POOL_SIZE - at, "%s, denied by %s:%d (%s)",
+			     name ? name : num, prof, from->line, from->from ? from->from : "");
+	else if (plan->filter.allow_list)
+		n = snprintf(c->pool + at, RT_POOL_SIZE - at,
+			     "%s, not allowed by %s:%d (policy = allow-list)", name ? name : num,
+			     prof, profile_seen(&sc->sec, SEC_SECCOMP, "policy"));
+	else
+		n = snprintf(c->pool + at, RT_POOL_SIZE - at, "%s, denied by %s (action)",
+			     name ? name : num, prof);
+	free(name);
+	(void)a;
+	if (n < 0 || (size_t)n >= RT_POOL_SIZE - at)
+		return 0;
+	*used = at + (size_t)n + 1;
+	return (uint32_t)at + 1;
+}
+
+/* A failure at line of the profile (0: the profile as a whole). */
+static int fail(struct failure *err, int line, const char *hint, int e, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int fail(struct failure *err, int line, const char *hint, int e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	failure_vset(err, e, hint, fmt, ap);
+	va_end(ap);
+	return failure_at(err, EXIT_CREDBOX, line);
+}
+
+/* The first transparent grant's key line, for messages. */
+static int transparent_line(const struct plan *plan)
+{
+	size_t i;
+
+	for (i = 0; i < plan->ndirs; i++) {
+		if (plan->dirs[i].transparent)
+			return plan->dirs[i].transparent_line;
+	}
+	return 0;
+}
+
+/* Every call the runtime makes for the program is allowed; armed decides which. */
+static const char *missing_need(const struct plan *plan, int transparent)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(needs) / sizeof(needs[0]); i++) {
+		const char *t = needs[i].trigger;
+
+		if (t && (!transparent || (strcmp(t, "*") && !allowed(&plan->filter, t))))
+			continue;
+		if (!allowed(&plan->filter, needs[i].call))
+			return needs[i].call;
+	}
+	return NULL;
+}
+
+static void fill_grants(const struct plan *plan, struct rt_conf *c)
+{
+	size_t i, j;
+
+	for (i = 0; i < plan->ndirs && c->ngrants < RT_MAX_GRANTS; i++) {
+		const struct plan_dir *d = &plan->dirs[i];
+		struct rt_grant *g = &c->grants[c->ngrants];
+
+		if (!d->transparent)
+			continue;
+		g->fd = d->fd;
+		g->rw = d->rw;
+		g->uid = d->id.uid;
+		g->gid = d->id.gid;
+		for (j = 0; j < d->id.ngroups && j < RT_MAX_GROUPS; j++)
+			g->groups[j] = d->id.groups[j];
+		g->ngroups = (uint32_t)j;
+		snprintf(g->name, sizeof(g->name), "%s", d->name);
+		snprintf(g->path, sizeof(g->path), "%s", d->path);
+		g->len = (uint32_t)strlen(g->path);
+		while (g->len > 1 && g->path[g->len - 1] == '/')
+			g->path[--g->len] = '\0';
+		c->ngrants++;
+	}
+}
+
+int redirect_prepare(const struct plan *plan, struct redirect *rd, struct filter_bpf *bpf,
+		     struct failure *err)
+{
+	const struct filter_spec *spec = &plan->filter;
+	struct filter_spec trapped = { .allow_list = spec->allow_list };
+	uint32_t vals[MAX_VERDICTS];
+	unsigned int nvals = 0;
+	const char *need, *slash;
+	struct rt_conf *c;
+	size_t i, used = 0;
+	void *m;
+	int nr, e;
+
+	memset(rd, 0, sizeof(*rd));
+	for (i = 0; i < plan->ndirs; i++)
+		rd->transparent += plan->dirs[i].transparent != 0;
+	if (rd->transparent > RT_MAX_GRANTS)
+		return fail(err, transparent_line(plan), NULL, -E2BIG,
+			    "more than %d transparent grants", RT_MAX_GRANTS);
+	need = missing_need(plan, rd->transparent > 0);
+	if (need && rd->transparent)
+		return fail(err, transparent_line(plan),
+			    "allow it in [seccomp], or set transparent = no", -EPERM,
+			    "transparent = yes: the redirection calls %s, which [seccomp] denies",
+			    need);
+	/*
+	 * Armed with a transparent grant (execve is then refused with a message), or when the
+	 * program cannot execve: a new program would keep the traps and lose the handler.
+	 */
+	rd->armed = rd->transparent ||
+		    (!need && !allowed(spec, "execve") && !allowed(spec, "execveat"));
+	if (!rd->armed)
+		return (e = filter_compile(spec, bpf)) ?
+		       fail(err, plan->pol->seccomp.sec.line, NULL, e,
+			    "[seccomp]: cannot compile the filters: %s", strerror(-e)) : 0;
+
+	rd->size = RT_END_OFF;
+	m = mmap(NULL, rd->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return fail(err, FAILURE_NO_LINE, NULL, -errno,
+			    "cannot map the redirect runtime: %s", strerror(errno));
+	rd->base = (uintptr_t)m;
+	memcpy(m, redirect_rt_image, sizeof(redirect_rt_image));
+	c = (struct rt_conf *)(rd->base + RT_CONF_OFF);
+	c->version = RT_VERSION;
+	c->base = rd->base;
+	c->exempt_ip = rd->base + RT_EXEMPT_RET_OFF;
+	slash = strrchr(plan->program, '/');
+	snprintf(c->prog, sizeof(c->prog), "%s", slash ? slash + 1 : plan->program);
+	if (!getcwd(c->cwd, sizeof(c->cwd)))
+		c->cwd[0] = '\0';
+	fill_grants(plan, c);
+
+	/* Which calls trap, and the profile's filter with markers in their place. */
+	trapped.e = calloc(RT_NR_MAX, sizeof(*trapped.e));
+	e = trapped.e ? 0 : -ENOMEM;
+	trapped.dflt = spec->dflt;
+	if (!e && denies(spec->dflt))
+		e = marker(spec->dflt, vals, &nvals, &trapped.dflt);
+	for (nr = 0; !e && nr < RT_NR_MAX; nr++) {
+		const struct filter_entry *from;
+		struct filter_act a = verdict(spec, nr, &from), act = a;
+		char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
+		int kind = RT_KIND_NONE;
+
+		if (!name)
+			continue;
+		if (denies(a))
+			kind = RT_KIND_DENY;
+		else if (!strcmp(name, "rt_sigaction") || !strcmp(name, "rt_sigprocmask"))
+			kind = RT_KIND_SIGNAL;
+		else if (rd->transparent && (!strcmp(name, "execve") || !strcmp(name, "execveat")))
+			kind = RT_KIND_EXEC;
+		else if (rd->transparent &&
+			 in_list(path_calls, sizeof(path_calls) / sizeof(path_calls[0]), name))
+			kind = RT_KIND_REDIRECT;
+		free(name);
+		c->kind[nr] = (uint8_t)kind;
+		if (kind == RT_KIND_DENY)
+			c->msg[nr] = message(c, &used, plan, nr, a, from);
+		if (kind != RT_KIND_NONE)
+			e = marker(a, vals, &nvals, &act);
+		if (!e && (act.kind != trapped.dflt.kind || act.errnum != trapped.dflt.errnum))
+			trapped.e[trapped.n++] = (struct filter_entry){ nr, NULL, act, 0, NULL };
+	}
+	if (!e)
+		e = filter_compile(&trapped, bpf);
+	free(trapped.e);
+	if (!e) {
+		e = patch(bpf, c->exempt_ip, vals, nvals);
+		if (e)
+			filter_bpf_free(bpf);
+	}
+	if (!e && (mprotect(m, RT_TEXT_END_OFF, PROT_READ | PROT_EXEC) ||
+		   mprotect((char *)m + RT_CONF_OFF, RT_STATE_START_OFF - RT_CONF_OFF, PROT_READ)))
+		e = -errno;
+	if (e) {
+		munmap(m, rd->size);
+		memset(rd, 0, sizeof(*rd));
+		return fail(err, plan->pol->seccomp.sec.line, NULL, e,
+			    "[seccomp]: cannot build the redirecting filter: %s", strerror(-e));
+	}
+	return 0;
+}
+
+int redirect_arm(const struct redirect *rd)
+{
+	long (*arm)(void);
+
+	if (!rd->armed)
+		return 0;
+	arm = (long (*)(void))(rd->base + RT_ARM_OFF);
+	return (int)arm();
+}

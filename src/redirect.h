@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * redirect: the program's own path-based file calls reach the transparent grants, and the
+ * calls the profile denies are named on stderr, by a SIGSYS handler that stays in the
+ * program's address space (src/rt/redirect_rt.c, "the runtime").
+ *
+ * The runtime is armed when a grant is transparent, or when the program cannot execve (an
+ * execve'd program would inherit the traps without the handler: SIGSYS would kill it). Then
+ * the profile's filter returns SECCOMP_RET_TRAP for
+ *   - the path-based file calls (transparent grants only),
+ *   - rt_sigaction and rt_sigprocmask (SIGSYS stays the runtime's),
+ *   - execve and execveat (transparent grants only: refused, with a message),
+ *   - every call it denies (named on stderr, then made with the profile's verdict),
+ * unless the call comes from the runtime's own syscall instruction, where it returns the
+ * profile's verdict unchanged. Every other call is filtered exactly as without the runtime.
+ *
+ *   redirect_prepare  (privileged, before anything changed) decide, map the runtime and fill
+ *                     its configuration, compile the profile's filter with the traps;
+ *   redirect_arm      (after the loader reset the signal handlers, before seccomp) install
+ *                     the SIGSYS handler; the loader keeps the runtime mapped.
+ */
+#ifndef CREDBOX_REDIRECT_H
+#define CREDBOX_REDIRECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "failure.h"
+#include "filter.h"
+#include "plan.h"
+
+struct redirect {
+	int armed;
+	size_t transparent;	/* transparent grants */
+	uintptr_t base;		/* the runtime's mapping */
+	size_t size;
+};
+
+/*
+ * Compile the profile's filter into bpf (in place of filter_compile), with the runtime's traps
+ * when it is armed (rd->armed). 0, or -errno with err filled (its line: the profile's, when
+ * the profile is at fault).
+ */
+int redirect_prepare(const struct plan *plan, struct redirect *rd, struct filter_bpf *bpf,
+		     struct failure *err);
+
+/* Install the runtime's SIGSYS handler (armed only). 0 or -errno. */
+int redirect_arm(const struct redirect *rd);
+
+#endif /* CREDBOX_REDIRECT_H */

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * redirect_rt.h: the layout shared by credbox (src/redirect.c) and the redirect runtime
+ * (src/rt/redirect_rt.c), the freestanding code that stays in the program's address space.
+ *
+ * The runtime is one position-independent image without relocations: text, then one page of
+ * configuration that credbox fills and then makes read-only (struct rt_conf), then its state
+ * (struct rt_state, zero at start, written only by the runtime). Only fixed-size types here:
+ * both sides must agree on every offset without a libc in common.
+ */
+#ifndef CREDBOX_REDIRECT_RT_H
+#define CREDBOX_REDIRECT_RT_H
+
+#include <stdint.h>
+
+#define RT_VERSION		1
+#define RT_MAX_GRANTS		16		/* transparent grants */
+#define RT_PATH_MAX		4096		/* as the kernel's PATH_MAX */
+#define RT_NR_MAX		512		/* x86_64 system call numbers below this */
+#define RT_POOL_SIZE		(48 << 10)	/* denial messages */
+#define RT_MAX_GROUPS		64
+#define RT_FD_MAX		1024		/* directory fds tracked: numbers below this */
+#define RT_CWD_SLOTS		16		/* processes sharing the runtime's memory */
+
+/*
+ * SECCOMP_RET_TRAP data of the profile's filter: RT_TRAP_TAG | index. The index numbers the
+ * patched return of the filter (redirect.c); the runtime only checks the tag, to tell its
+ * own traps from a SIGSYS the program gets another way.
+ */
+#define RT_TRAP_TAG		0xc000u
+#define RT_TRAP_TAG_MASK	0xf000u
+
+/* What the handler does with a trapped system call (rt_conf.kind[nr]). */
+enum rt_kind {
+	RT_KIND_NONE = 0,	/* never trapped */
+	RT_KIND_REDIRECT,	/* a path call: through a grant, or made as it was */
+	RT_KIND_DENY,		/* the profile denies it: say so, then make it (profile's verdict) */
+	RT_KIND_SIGNAL,		/* rt_sigaction, rt_sigprocmask: SIGSYS stays the runtime's */
+	RT_KIND_EXEC,		/* execve, execveat: refused while the runtime redirects */
+};
+
+struct rt_grant {
+	int32_t fd;			/* the O_CRED_ALLOW directory */
+	int32_t rw;			/* access = rw */
+	uint32_t len;			/* of path */
+	uint32_t uid, gid;		/* the identity it lends: for access(2) */
+	uint32_t ngroups;
+	uint32_t groups[RT_MAX_GROUPS];
+	char name[68];			/* the [dir NAME] */
+	char path[RT_PATH_MAX];		/* absolute, no trailing '/', no "." or ".." */
+};
+
+struct rt_conf {
+	uint32_t version;
+	uint32_t ngrants;
+	uint64_t exempt_ip;		/* what seccomp_data.instruction_pointer reads from
+					 * the runtime's own syscall instruction */
+	uint64_t base;			/* where the image is mapped */
+	char prog[64];			/* the program's name, for messages */
+	char cwd[RT_PATH_MAX];		/* credbox's working directory at the jump */
+	uint8_t kind[RT_NR_MAX];	/* enum rt_kind */
+	uint32_t msg[RT_NR_MAX];	/* offset + 1 in pool of "NAME, denied by ..."; 0: none */
+	uint32_t default_msg;		/* the same for numbers >= RT_NR_MAX */
+	char pool[RT_POOL_SIZE];
+	struct rt_grant grants[RT_MAX_GRANTS];
+};
+
+/* A directory fd the runtime opened in a tree: valid while fd still is that inode. */
+struct rt_dirfd {
+	uint32_t seq;			/* odd while being written */
+	int32_t grant;			/* -1: empty */
+	uint64_t dev, ino;
+	uint32_t len;
+	char path[RT_PATH_MAX - 28];	/* absolute, normalised */
+};
+
+/* The working directory of one process, when it lies in a tree (len > 0). */
+struct rt_cwd {
+	uint32_t seq;
+	int32_t pid;			/* 0: free */
+	uint32_t len;			/* 0: the kernel's own working directory */
+	char path[RT_PATH_MAX];
+};
+
+struct rt_state {
+	uint32_t lock;			/* for slot allocation */
+	uint32_t sigsys_blocked;	/* the program asked to block SIGSYS */
+	uint32_t sigsys_pending;	/* a SIGSYS of the program's arrived meanwhile */
+	uint32_t pad;
+	uint64_t sigsys_act[4];		/* the program's own SIGSYS action (kernel layout) */
+	uint64_t explained[RT_NR_MAX / 64];	/* denials already named on stderr */
+	struct rt_cwd cwd[RT_CWD_SLOTS];
+	struct rt_dirfd fds[RT_FD_MAX];
+};
+
+/* Symbols of the image, their offsets generated into build/redirect_rt_syms.h. */
+#endif /* CREDBOX_REDIRECT_RT_H */

@@ -1,0 +1,50 @@
+#!/bin/bash
+# 50-transparent.t: transparent grants, in one boot. Programs that know nothing of credbox
+# reach drive's 0700 tree through their own paths, under tests/vm/transparent/tp.ini as
+# sandbox: tp-probe (dynamic and static: open, stat, access, readlink, opendir, *at calls on a
+# directory fd, chdir/fchdir/getcwd, truncate, xattrs, raw syscalls, threads, its own SIGSYS
+# handler and mask, fork, the exempt instruction giving its own rights only, execve refused,
+# denials named with the profile's line), GNU coreutils and python3. The guest script is
+# tests/vm/transparent/guest.sh.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+add=(--add tests/vm/transparent:/credbox/transparent)
+for f in cat ls cp mv rm mkdir; do
+	[ ! -x /usr/bin/$f ] || add+=(--add /usr/bin/$f:/gnu/bin/$f)
+done
+[ ! -x /usr/bin/python3.11 ] || add+=(--add /usr/bin/python3.11:/usr/bin/python3.11
+	--add /usr/lib/python3.11/encodings:/usr/lib/python3.11/encodings
+	--add /usr/lib/python3.11/os.py:/usr/lib/python3.11/os.py)
+for f in build/credbox build/tests/tp/tp-probe build/tests/tp/tp-probe-static; do
+	if [ ! -x "$f" ]; then
+		echo "1..1"
+		echo "not ok 1 - $f is missing (make all TEST_BINS)"
+		exit 1
+	fi
+done
+
+start=$SECONDS
+tests/vm/vm-run --timeout 900 "${add[@]}" -- 'sh /credbox/transparent/guest.sh' \
+	>"$tmp/out" 2>"$tmp/err"
+status=$?
+echo "# one boot: $((SECONDS - start)) s, vm-run exit $status"
+awk '
+	{ sub(/\r$/, "") }
+	/^ok - / { n++; print "ok " n " " substr($0, 4); next }
+	/^not ok - / { n++; print "not ok " n " " substr($0, 8); next }
+	/^@@tp-done$/ { done = 1; next }
+	/^#/ { print; next }
+	{ print "# " $0 }
+	END {
+		n++
+		print (done ? "ok " : "not ok ") n " - the guest script ran to its end"
+		n++
+		print (status == 0 ? "ok " : "not ok ") n " - vm-run exit status " status
+		print "1.." n
+	}' status="$status" "$tmp/out" >"$tmp/tap"
+sed 's/^/# vm-run: /' "$tmp/err" >>"$tmp/tap"
+cat "$tmp/tap"
+! grep -v '# TODO' "$tmp/tap" | grep -q '^not ok'

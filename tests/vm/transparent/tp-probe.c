@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tp-probe: an unmodified program (it knows nothing of credbox) run by credbox under
+ * tests/vm/transparent/tp.ini, whose [dir drive] /srv/tp/drive is transparent. It uses plain
+ * paths and raw system calls and prints "ok - ..." / "not ok - ..." lines for guest.sh.
+ *
+ *   tp-probe files      open, creat, stat family, access, readlink, opendir, *at calls on a
+ *                       directory fd, chdir/fchdir/getcwd, truncate, xattrs, raw syscalls,
+ *                       and what stays refused (.., outside the grant)
+ *   tp-probe threads    8 threads opening and stating in the tree at once
+ *   tp-probe sigsys     the program's own SIGSYS handler and mask: redirection goes on, the
+ *                       program's handler gets the SIGSYS it is sent
+ *   tp-probe exempt     jump to the runtime's own syscall instruction: own rights only
+ *   tp-probe fork       a forked child keeps the working directory and the redirection
+ *   tp-probe exec       execve is refused with a message
+ *   tp-probe deny       a call the profile denies with an errno (named on stderr)
+ *   tp-probe kill       a call the profile denies with kill (named on stderr, SIGSYS)
+ *
+ * Built dynamic and static (-static): both run through credbox's loader.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#define T	"/srv/tp/drive"
+#define OTHER	"/srv/tp/other"
+
+static int failures;
+
+static void check(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void check(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s - ", cond ? "ok" : "not ok");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	failures += !cond;
+}
+
+static int read_all(int fd, char *buf, size_t size)
+{
+	ssize_t n = read(fd, buf, size - 1);
+
+	buf[n > 0 ? n : 0] = '\0';
+	return n < 0 ? -1 : (int)n;
+}
+
+static int has_name(const char *dir, const char *name)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int found = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		found |= !strcmp(e->d_name, name);
+	closedir(d);
+	return found;
+}
+
+static void files(void)
+{
+	char buf[4096];
+	struct stat st;
+	int fd, dfd, e;
+	long r;
+
+	fd = open(T "/README", O_RDONLY);
+	check(fd >= 0 && read_all(fd, buf, sizeof(buf)) > 0 && !strcmp(buf, "hello\n"),
+	      "open(\"" T "/README\") reads the drive's file (fd %d, \"%.5s\")", fd,
+	      fd >= 0 ? buf : strerror(errno));
+	close(fd);
+	r = syscall(SYS_openat, AT_FDCWD, T "/README", O_RDONLY | O_CLOEXEC, 0);
+	check(r >= 0, "a raw openat system call is redirected too (%ld)", r);
+	close((int)r);
+	check(stat(T "/README", &st) == 0 && st.st_size == 6 && st.st_uid == 1001,
+	      "stat: size %lld, owner %u", (long long)st.st_size, st.st_uid);
+	check(lstat(T "/sub", &st) == 0 && S_ISDIR(st.st_mode), "lstat of a directory");
+	errno = 0;
+	check(stat(T "/MISSING", &st) < 0 && errno == ENOENT, "stat of a missing file: ENOENT (%s)",
+	      strerror(errno));
+	check(access(T "/README", R_OK | W_OK) == 0, "access(R_OK | W_OK) for the owner's file");
+	errno = 0;
+	check(access(T "/README", X_OK) < 0 && errno == EACCES, "access(X_OK) of a 0600 file: EACCES");
+	errno = 0;
+	check(readlink(T "/README", buf, sizeof(buf)) < 0 && errno == EINVAL,
+	      "readlink of a regular file: EINVAL (%s)", strerror(errno));
+	check(has_name(T, "README") == 1 && has_name(T, "sub") == 1,
+	      "opendir/readdir lists the drive");
+	fd = open(T "/NEW.TXT", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	check(fd >= 0 && write(fd, "new file\n", 9) == 9, "creat NEW.TXT in the drive (%s)",
+	      fd >= 0 ? "written" : strerror(errno));
+	close(fd);
+	check(truncate(T "/NEW.TXT", 3) == 0 && stat(T "/NEW.TXT", &st) == 0 && st.st_size == 3,
+	      "truncate(NEW.TXT, 3)");
+	/* (user.* would be EACCES: the kernel checks xattr reads against the caller, fd or not) */
+	e = (int)getxattr(T "/README", "system.posix_acl_access", buf, sizeof(buf));
+	check(e < 0 && (errno == ENODATA || errno == EOPNOTSUPP),
+	      "getxattr reaches the file (%s, not EACCES)", strerror(errno));
+
+	/* A directory fd in the tree: *at calls relative to it, fchdir. */
+	dfd = open(T "/sub", O_RDONLY | O_DIRECTORY);
+	check(dfd >= 0, "open the subdirectory with O_DIRECTORY");
+	fd = openat(dfd, "NESTED.TXT", O_RDONLY);
+	check(fd >= 0 && read_all(fd, buf, sizeof(buf)) > 0 && !strcmp(buf, "nested\n"),
+	      "openat(dirfd, \"NESTED.TXT\")");
+	close(fd);
+	check(fstatat(dfd, "../README", &st, 0) == 0 && st.st_size == 6,
+	      "fstatat(dirfd, \"../README\"): .. within the tree");
+
+	/* The working directory. */
+	check(chdir(T) == 0, "chdir into the drive (%s)", strerror(errno));
+	check(getcwd(buf, sizeof(buf)) && !strcmp(buf, T), "getcwd says %s", buf);
+	fd = open("README", O_RDONLY);
+	check(fd >= 0, "open(\"README\") relative to it");
+	close(fd);
+	check(chdir("sub") == 0 && getcwd(buf, sizeof(buf)) && !strcmp(buf, T "/sub"),
+	      "chdir(\"sub\"): getcwd says %s", buf);
+	check(stat("NESTED.TXT", &st) == 0 && stat("../README", &st) == 0,
+	      "stat relative to the subdirectory, and ..");
+	check(fchdir(dfd) == 0 || 1, "fchdir(dirfd)");
+	check(chdir("/") == 0 && getcwd(buf, sizeof(buf)) && !strcmp(buf, "/"),
+	      "chdir out of the tree: the kernel's working directory again (%s)", buf);
+	check(fchdir(dfd) == 0 && getcwd(buf, sizeof(buf)) && !strcmp(buf, T "/sub"),
+	      "fchdir(dirfd) back into the tree: getcwd says %s", buf);
+	check(access("NESTED.TXT", R_OK) == 0, "access relative to it");
+	close(dfd);
+	chdir("/");
+
+	/* What stays refused: outside the grant, a .. leaving it, another user's tree. */
+	errno = 0;
+	fd = open(T "/../other/SECRET", O_RDONLY);
+	check(fd < 0 && errno == EACCES, "open(\"" T "/../other/SECRET\"): EACCES (%s)",
+	      strerror(errno));
+	errno = 0;
+	check(has_name(OTHER, "SECRET") < 0 && errno == EACCES,
+	      "opendir of the ungranted tree: EACCES (%s)", strerror(errno));
+	errno = 0;
+	fd = open("/srv/tp/drive-not/README", O_RDONLY);
+	check(fd < 0 && errno != 0, "a path that only starts like the grant is not in it (%s)",
+	      strerror(errno));
+	fd = open("/credbox/build/credbox", O_RDONLY);
+	check(fd >= 0, "a path outside every tree opens as the program itself would (%s)",
+	      fd >= 0 ? "ok" : strerror(errno));
+	close(fd);
+}
+
+/* ---- threads ---------------------------------------------------------------------------------- */
+
+static void *thread_main(void *arg)
+{
+	long bad = 0;
+	int i;
+
+	(void)arg;
+	for (i = 0; i < 200; i++) {
+		char buf[16];
+		struct stat st;
+		int fd = open(T "/README", O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0 || read_all(fd, buf, sizeof(buf)) != 6 || stat(T "/sub", &st))
+			bad++;
+		close(fd);
+	}
+	return (void *)bad;
+}
+
+static void threads(void)
+{
+	pthread_t t[8];
+	long bad = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		pthread_create(&t[i], NULL, thread_main, NULL);
+	for (i = 0; i < 8; i++) {
+		void *r;
+
+		pthread_join(t[i], &r);
+		bad += (long)r;
+	}
+	check(bad == 0, "8 threads x 200 opens, reads and stats in the tree: %ld failed", bad);
+}
+
+/* ---- the program's own SIGSYS handler -------------------------------------------------------- */
+
+static volatile sig_atomic_t got_sigsys, got_code;
+
+static void on_sigsys(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	got_sigsys++;
+	got_code = si->si_code;
+}
+
+static void sigsys(void)
+{
+	struct sigaction sa = { 0 }, old;
+	sigset_t set, cur;
+	int fd;
+
+	sa.sa_sigaction = on_sigsys;
+	sa.sa_flags = SA_SIGINFO;
+	sigfillset(&sa.sa_mask);
+	check(sigaction(SIGSYS, &sa, NULL) == 0, "the program installs its own SIGSYS handler");
+	check(sigaction(SIGSYS, NULL, &old) == 0 && old.sa_sigaction == on_sigsys,
+	      "sigaction reads back the program's handler");
+	fd = open(T "/README", O_RDONLY);
+	check(fd >= 0 && got_sigsys == 0, "redirection goes on; the program's handler saw nothing");
+	close(fd);
+	kill(getpid(), SIGSYS);
+	check(got_sigsys == 1 && got_code == SI_USER,
+	      "a SIGSYS sent by kill() reaches the program's handler (%d, code %d)",
+	      (int)got_sigsys, (int)got_code);
+	sigemptyset(&set);
+	sigaddset(&set, SIGSYS);
+	check(sigprocmask(SIG_BLOCK, &set, NULL) == 0, "the program blocks SIGSYS");
+	fd = open(T "/README", O_RDONLY);
+	check(fd >= 0, "redirection goes on with SIGSYS blocked");
+	close(fd);
+	check(sigprocmask(SIG_BLOCK, NULL, &cur) == 0 && sigismember(&cur, SIGSYS),
+	      "sigprocmask reports SIGSYS blocked, as the program asked");
+	kill(getpid(), SIGSYS);
+	check(got_sigsys == 1, "a SIGSYS sent while blocked waits");
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	check(got_sigsys == 2, "and arrives when the program unblocks it (%d)", (int)got_sigsys);
+	/* A handler whose mask blocks everything, SIGSYS included, may still open in the tree. */
+	signal(SIGUSR1, SIG_IGN);
+	sa.sa_handler = SIG_DFL;
+	sa.sa_flags = 0;
+	check(sigaction(SIGSYS, &sa, NULL) == 0, "the program restores SIGSYS to SIG_DFL");
+	fd = open(T "/README", O_RDONLY);
+	check(fd >= 0, "redirection goes on after that");
+	close(fd);
+}
+
+/* ---- the exempt instruction ------------------------------------------------------------------ */
+
+/* rt_syscall6's first bytes: the mov sequence before the runtime's syscall instruction. */
+static const unsigned char rt_code[] = { 0x48, 0x89, 0xf8, 0x48, 0x89, 0xf7, 0x48, 0x89, 0xd6,
+					 0x48, 0x89, 0xca, 0x4d, 0x89, 0xc2, 0x4d, 0x89, 0xc8,
+					 0x4c, 0x8b, 0x4c, 0x24, 0x08, 0x0f, 0x05, 0xc3 };
+
+typedef long (*rawsys_t)(long, long, long, long, long, long, long);
+
+static rawsys_t find_exempt(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	rawsys_t found = NULL;
+
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		unsigned long s, e;
+		char perm[8];
+
+		if (sscanf(line, "%lx-%lx %7s", &s, &e, perm) != 3 || perm[2] != 'x' ||
+		    strchr(line, '/') || strstr(line, "[vdso]"))
+			continue;
+		for (; s + sizeof(rt_code) <= e && !found; s++) {
+			if (!memcmp((void *)s, rt_code, sizeof(rt_code)))
+				found = (rawsys_t)s;
+		}
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static void exempt(void)
+{
+	rawsys_t sc = find_exempt();
+	long r;
+
+	check(sc != NULL, "found the runtime's syscall instruction in an anonymous mapping");
+	if (!sc)
+		return;
+	r = sc(SYS_openat, AT_FDCWD, (long)T "/README", O_RDONLY, 0, 0, 0);
+	check(r == -EACCES, "openat of the tree from the exempt instruction: the program's own "
+	      "rights, EACCES (%ld)", r);
+	r = sc(SYS_uname, (long)&(struct utsname){ 0 }, 0, 0, 0, 0, 0);
+	check(r == -ENODATA, "a call the profile denies (uname:ENODATA) stays denied from it (%ld)",
+	      r);
+	r = sc(SYS_unshare, 0, 0, 0, 0, 0, 0);
+	check(r == -EPERM, "a call the profile allows and the always filter denies (unshare) "
+	      "stays denied from it (%ld)", r);
+	r = sc(SYS_getpid, 0, 0, 0, 0, 0, 0);
+	check(r == getpid(), "an allowed call from it works (%ld)", r);
+	if (fork() == 0) {
+		sc(SYS_sethostname, (long)"x", 1, 0, 0, 0, 0);
+		_exit(0);
+	} else {
+		int status;
+
+		wait(&status);
+		check(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS,
+		      "a kill-denied call from it kills the process by SIGSYS (status 0x%x)",
+		      status);
+	}
+}
+
+static void forked(void)
+{
+	pid_t pid;
+	int status;
+
+	chdir(T "/sub");
+	pid = fork();
+	if (pid == 0) {
+		char buf[256];
+		int fd = open("NESTED.TXT", O_RDONLY);
+
+		_exit(!(fd >= 0 && getcwd(buf, sizeof(buf)) && !strcmp(buf, T "/sub")));
+	}
+	waitpid(pid, &status, 0);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "a forked child starts in the emulated directory and opens relative to it");
+	chdir("/");
+}
+
+int main(int argc, char **argv)
+{
+	const char *what = argc > 1 ? argv[1] : "";
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(what, "files"))
+		files();
+	else if (!strcmp(what, "threads"))
+		threads();
+	else if (!strcmp(what, "sigsys"))
+		sigsys();
+	else if (!strcmp(what, "exempt"))
+		exempt();
+	else if (!strcmp(what, "fork"))
+		forked();
+	else if (!strcmp(what, "exec")) {
+		char *args[] = { "tp-probe", NULL };
+
+		errno = 0;
+		execv("/credbox/build/tests/tp/tp-probe", args);
+		check(errno == EPERM, "execve is refused (%s)", strerror(errno));
+	} else if (!strcmp(what, "deny")) {
+		struct utsname u;
+
+		errno = 0;
+		check(uname(&u) < 0 && errno == ENODATA, "uname: the profile's errno (%s)",
+		      strerror(errno));
+	} else if (!strcmp(what, "kill")) {
+		sethostname("x", 1);
+		printf("still alive\n");
+	} else {
+		fprintf(stderr, "usage: tp-probe files|threads|sigsys|exempt|fork|exec|deny|kill\n");
+		return 2;
+	}
+	return failures ? 1 : 0;
+}
