@@ -146,7 +146,7 @@ __asm__(".text\n"
 	rt_syscall6(n, (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), 0)
 
 /* Filled by credbox, then read-only; and the runtime's own state. */
-HIDDEN struct rt_conf rt_conf __attribute__((section(".rt_conf"), aligned(4096)));
+HIDDEN struct rt_conf rt_conf __attribute__((section(".bss.rt_conf"), aligned(4096)));
 HIDDEN struct rt_state rt_state __attribute__((aligned(4096)));
 
 /* ---- the compiler's helpers, and strings ----------------------------------------------------- */
