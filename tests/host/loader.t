@@ -2,9 +2,10 @@
 # loader.t: the in-process ELF loader (src/loader.c) against execve, on the host kernel.
 #
 # Every program runs twice, once with execve and once through build/tests/loader/loader-run
-# (which uses only the loader's API), and stdout and exit status must match. Then checks from
-# inside the loaded program (auxv, AT_RANDOM, fds, signals, /proc/self/maps), and the corpus
-# of malformed ELF files made by loader-mkelf, each refused before anything is unmapped.
+# (which uses only the loader's API), and stdout, stderr and exit status must match. Then
+# checks from inside the loaded program (auxv, AT_RANDOM, fds, signals, /proc/self/maps), and
+# the corpus of malformed ELF files made by loader-mkelf, each refused before anything is
+# unmapped.
 set -u
 B=${B:-build}
 LT=$B/tests/loader
@@ -23,17 +24,22 @@ ok() {	# ok CONDITION-STATUS DESCRIPTION [DIAGNOSTIC]
 	fi
 }
 
-# same DESCRIPTION -- COMMAND...: execve and loader give the same stdout and exit status.
+# same DESCRIPTION -- COMMAND...: execve and loader give the same stdout, stderr and exit
+# status (a message from the driver or the program on stderr is a difference too).
 same() {
-	local what=$1 a b sa sb
+	local what=$1 a b sa sb ea eb
 	shift 2
-	a=$("$@" 2>/dev/null)
+	a=$("$@" 2>"$tmp/stderr-a")
 	sa=$?
-	b=$("$RUN" "$@" 2>/dev/null)
+	b=$("$RUN" "$@" 2>"$tmp/stderr-b")
 	sb=$?
-	[ "$a" = "$b" ] && [ "$sa" = "$sb" ]
-	ok $? "$what (status $sa)" "execve: [$sa] $a
-loader: [$sb] $b"
+	ea=$(cat "$tmp/stderr-a")
+	eb=$(cat "$tmp/stderr-b")
+	[ "$a" = "$b" ] && [ "$sa" = "$sb" ] && [ "$ea" = "$eb" ]
+	ok $? "$what (status $sa)" "execve: [$sa] $a${ea:+
+stderr: $ea}
+loader: [$sb] $b${eb:+
+stderr: $eb}"
 }
 
 for bin in "$RUN" "$LT/loader-mkelf" "$LT/probe-static"; do
