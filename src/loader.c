@@ -9,8 +9,9 @@
  *   loader_enter    (sandboxed) allocate and fill the new stack, compute the table of ranges
  *                   to unmap, unregister glibc's rseq area; any failure so far returns -errno
  *                   with the process intact. Then the point of no return: reset signals, the
- *                   alternate stack, the mask and the name, and call the stub, which unmaps
- *                   the table, switches to the new stack and jumps.
+ *                   alternate stack, the mask and the name, and call the stub, which switches
+ *                   to the new stack, resets the FS and GS bases, the robust futex list and
+ *                   clear_child_tid (all left by credbox's libc), unmaps the table and jumps.
  *
  * What execve would do that cannot be done the same way here:
  *   - /proc/self/exe still names credbox: changing it needs CAP_CHECKPOINT_RESTORE and the

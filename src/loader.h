@@ -21,7 +21,9 @@
  * Syscalls loader_enter() needs (a seccomp filter must allow them): mmap, munmap, mprotect,
  * getrandom, rt_sigaction, rt_sigprocmask, sigaltstack, prctl(PR_SET_NAME), rseq (to
  * unregister glibc's rseq area), getuid, geteuid, getgid, getegid, write and exit_group (only
- * for the message if an munmap fails after the point of no return). It opens no file.
+ * for the message if an munmap fails after the point of no return); arch_prctl,
+ * set_robust_list and set_tid_address reset the thread's state (a denial is ignored: the
+ * program's libc sets them anyway). It opens no file.
  *
  * Errors: every call returns 0 or -errno, with err (failure.h) holding a one-line message (no
  * trailing newline, no program name) and the exit status the launcher should use:

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * loader_x86_64: the last instructions credbox runs. loader_stub_jump(args) unmaps every range
- * in args (all of credbox but this page, the new images, the new stack and the vDSO), switches
- * to the new stack and jumps to the entry point with the registers the kernel's ELF_PLAT_INIT
- * gives a new program (all zero; %rdx = 0 means "no rtld_fini to register").
+ * loader_x86_64: the last instructions credbox runs. loader_stub_jump(args) switches to the new
+ * stack, resets the thread's FS and GS bases, robust list and clear_child_tid as execve does,
+ * unmaps every range in args (all of credbox but this page, the new images, the new stack and
+ * the vDSO) and jumps to the entry point with the registers the kernel's ELF_PLAT_INIT gives
+ * a new program (all zero; %rdx = 0 means "no rtld_fini to register").
  *
  * It sits alone in a page-aligned, page-sized section, so that it is the only page of
  * credbox left mapped, and it touches no memory but its argument table (on the new stack,
@@ -12,9 +13,15 @@
  *
  *	struct loader_stub_args { u64 sp; u64 entry; u64 nranges; struct { u64 start, len; } r[]; }
  */
-#define NR_write	1
-#define NR_munmap	11
-#define NR_exit_group	231
+#define NR_write		1
+#define NR_munmap		11
+#define NR_arch_prctl		158
+#define NR_set_tid_address	218
+#define NR_exit_group		231
+#define NR_set_robust_list	273
+#define ARCH_SET_GS		0x1001
+#define ARCH_SET_FS		0x1002
+#define ROBUST_LIST_HEAD_SIZE	24
 
 	.section .text.credbox_loader_stub, "ax", @progbits
 	.balign 4096
@@ -25,6 +32,28 @@ loader_stub_start:
 loader_stub_jump:
 	mov	%rdi, %rbx		/* args */
 	mov	0(%rbx), %rsp		/* the new stack: credbox's own is about to go */
+	/*
+	 * The thread state execve resets and credbox's libc set: the FS base (credbox's thread
+	 * block, which goes now: nothing here reads %fs), the GS base, the robust futex list
+	 * the kernel would walk at exit, and the clear_child_tid address it would write at
+	 * exit. A new program finds them all 0. Failures (a filter denying one) are ignored:
+	 * the program's libc sets all four itself.
+	 */
+	mov	$NR_arch_prctl, %eax
+	mov	$ARCH_SET_FS, %edi
+	xor	%esi, %esi
+	syscall
+	mov	$NR_arch_prctl, %eax
+	mov	$ARCH_SET_GS, %edi
+	xor	%esi, %esi
+	syscall
+	mov	$NR_set_robust_list, %eax
+	xor	%edi, %edi
+	mov	$ROBUST_LIST_HEAD_SIZE, %esi
+	syscall
+	mov	$NR_set_tid_address, %eax
+	xor	%edi, %edi
+	syscall
 	mov	16(%rbx), %r12		/* nranges */
 	lea	24(%rbx), %r13		/* ranges */
 1:	test	%r12, %r12

@@ -42,7 +42,7 @@ loader: [$sb] $b${eb:+
 stderr: $eb}"
 }
 
-for bin in "$RUN" "$LT/loader-mkelf" "$LT/probe-static"; do
+for bin in "$RUN" "$LT/loader-mkelf" "$LT/probe-static" "$LT/probe-bare"; do
 	if [ ! -x "$bin" ]; then
 		echo "1..1"
 		echo "not ok 1 - $bin is built (run make check)"
@@ -73,6 +73,8 @@ for kind in static static-pie pie nopie; do
 done
 same "PT_GNU_STACK without PF_X: stack not executable" -- "$LT/probe-pie" stackperm
 same "PT_GNU_STACK with PF_X (-z execstack): executable stack" -- "$LT/probe-execstack" stackperm
+same "no libc: FS and GS base, robust_list and clear_child_tid are 0 at _start" -- \
+	"$LT/probe-bare"
 if [ -x "$LT/probe-cxx" ]; then
 	same "C++: static constructor, exception thrown and caught" -- "$LT/probe-cxx"
 else

@@ -8,7 +8,7 @@ LT            := $(B)/tests/loader
 LOADER_OBJS   := $(B)/loader.o $(B)/loader_elf.o $(B)/loader_x86_64.o $(B)/failure.o
 LOADER_TFLAGS := -O1 -g -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Isrc
 LOADER_PROBES := $(LT)/probe-static $(LT)/probe-static-pie $(LT)/probe-pie $(LT)/probe-nopie \
-		 $(LT)/probe-execstack
+		 $(LT)/probe-execstack $(LT)/probe-bare
 
 TEST_BINS += $(LT)/loader-run $(LT)/loader-mkelf $(LT)/loader-bench $(LOADER_PROBES)
 ifneq ($(shell command -v g++),)
@@ -40,6 +40,10 @@ $(LT)/probe-nopie: tests/loader/probe.c | $(LT)
 	$(CC) $(LOADER_TFLAGS) -fno-PIE -no-pie -pthread -o $@ $<
 $(LT)/probe-execstack: tests/loader/probe.c | $(LT)
 	$(CC) $(LOADER_TFLAGS) -fPIE -pie -pthread -z execstack -o $@ $<
+# No libc: what the program finds at its first instruction, before a libc sets anything.
+$(LT)/probe-bare: tests/loader/probe-bare.c | $(LT)
+	$(CC) -O1 -g -Wall -Wextra -static -nostdlib -fno-stack-protector -fno-pie -no-pie \
+		-o $@ $<
 $(LT)/probe-cxx: tests/loader/probe_cxx.cc | $(LT)
 	g++ -O1 -g -Wall -o $@ $<
 
