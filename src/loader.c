@@ -41,6 +41,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <linux/prctl.h>
 #include <sys/random.h>
@@ -223,12 +224,50 @@ static int map_segment(int fd, const Elf64_Phdr *p, uintptr_t bias)
 }
 
 /*
+ * A PIE program (ET_DYN with PT_INTERP) goes where load_elf_binary puts it: ELF_ET_DYN_BASE
+ * plus a random offset of its own (mmap_rnd_bits of pages, 1 TiB), aligned to its p_align.
+ * Its interpreter and libraries go to the mmap region, randomised independently, so that an
+ * address leaked from a library does not give away the program's ("offset2lib"); mapped next
+ * to each other, as mmap would put them, they were a constant distance apart on every run.
+ * No randomisation under personality(ADDR_NO_RANDOMIZE) (setarch -R, debuggers), as the
+ * kernel. credbox itself sits in the same region: a collision (MAP_FIXED_NOREPLACE) draws
+ * again; after a few, or without randomisation, the mmap region does (returns 0).
+ */
+static uintptr_t reserve_at_dyn_base(uintptr_t span, uintptr_t align)
+{
+	int pers = personality(0xffffffff), tries;
+
+	for (tries = 0; tries < 8; tries++) {
+		uint64_t rnd = 0;
+		uintptr_t b;
+		void *m;
+
+		if (pers == -1 || !(pers & ADDR_NO_RANDOMIZE)) {
+			if (getrandom(&rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+				return 0;
+			rnd = (rnd & ((1UL << LOADER_RND_BITS) - 1)) * PAGE;
+		} else if (tries) {
+			return 0;
+		}
+		b = (LOADER_ET_DYN_BASE + rnd) & ~(align - 1);
+		m = mmap((void *)b, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+			 MAP_FIXED_NOREPLACE, -1, 0);
+		if (m == (void *)b)
+			return b;
+		if (m != MAP_FAILED)		/* kernel older than 4.17: a hint, not taken */
+			munmap(m, span);
+	}
+	return 0;
+}
+
+/*
  * Reserve the image's whole span first, so that segments land at their relative distances
  * without overwriting anything: ET_EXEC at its fixed address with MAP_FIXED_NOREPLACE (a
- * collision with credbox's own mappings fails here, cleanly), ET_DYN wherever the kernel's
- * randomised mmap puts it, aligned to the largest p_align.
+ * collision with credbox's own mappings fails here, cleanly), a PIE program at
+ * ELF_ET_DYN_BASE (above), any other ET_DYN (an interpreter, a static PIE) wherever the
+ * kernel's randomised mmap puts it, aligned to the largest p_align: as binfmt_elf does.
  */
-static int reserve(struct loader_file *f, uintptr_t *base, const char *what,
+static int reserve(struct loader_file *f, int pie_program, uintptr_t *base, const char *what,
 		   struct failure *err)
 {
 	uintptr_t span = f->plan.hi - f->plan.lo, extra, r, b;
@@ -255,6 +294,11 @@ static int reserve(struct loader_file *f, uintptr_t *base, const char *what,
 	extra = f->plan.align - PAGE;
 	if (span > LOADER_USER_TOP - extra)
 		return loader_fail(err, -ENOMEM, "%s: image too large", what);
+	if (pie_program) {
+		*base = reserve_at_dyn_base(span, f->plan.align);
+		if (*base)
+			return 0;
+	}
 	m = mmap(NULL, span + extra, PROT_NONE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (m == MAP_FAILED)
@@ -286,12 +330,12 @@ static void mm_fields(struct loader_elf *out, const Elf64_Phdr *p, uintptr_t bia
 }
 
 /* Map every PT_LOAD of f; record the kept ranges in img; fill out. */
-static int map_image(struct loader_image *img, struct loader_file *f, struct loader_elf *out,
-		     const char *what, struct failure *err)
+static int map_image(struct loader_image *img, struct loader_file *f, int pie_program,
+		     struct loader_elf *out, const char *what, struct failure *err)
 {
 	uintptr_t base = 0, bias, prev_end = 0;
 	unsigned int i;
-	int ret = reserve(f, &base, what, err);
+	int ret = reserve(f, pie_program, &base, what, err);
 
 	if (ret)
 		return ret;
@@ -454,11 +498,11 @@ int loader_prepare(struct loader_image *img, int exec_fd, const char *execfn,
 	if (!ret && prog->plan.interp >= 0)
 		ret = open_interp(img, prog, interp, err);
 	if (!ret)
-		ret = map_image(img, prog, &img->prog, execfn, err);
+		ret = map_image(img, prog, prog->plan.interp >= 0, &img->prog, execfn, err);
 	if (!ret && interp->fd >= 0) {
 		unsigned int first = img->nkeep;
 
-		ret = map_image(img, interp, &img->interp, img->interp_path, err);
+		ret = map_image(img, interp, 0, &img->interp, img->interp_path, err);
 		if (ret)
 			unmap_ranges(img->keep, first);
 	}

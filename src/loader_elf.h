@@ -18,6 +18,9 @@
 /* TASK_SIZE with 4-level page tables: nothing may end above it. */
 #define LOADER_USER_TOP		0x7ffffffff000UL
 #define LOADER_PLATFORM		"x86_64"
+/* Where the kernel puts PIE programs (ELF_ET_DYN_BASE), and its mmap_rnd_bits default. */
+#define LOADER_ET_DYN_BASE	((0x7ffffffff000UL / 3 * 2) & ~(LOADER_PAGE - 1))
+#define LOADER_RND_BITS		28
 #else
 #error "the loader supports x86_64 only so far"
 #endif

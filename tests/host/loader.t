@@ -109,6 +109,29 @@ r2=$("$RUN" "$LT/probe-static" random)
 [[ $r1 =~ ^[0-9a-f]{32}$ ]] && [ "$r1" != "$r2" ] && [ "$r1" != 00000000000000000000000000000000 ]
 ok $? "AT_RANDOM: 16 bytes, fresh on every start" "$r1 / $r2"
 
+# ASLR: a PIE program lands at ELF_ET_DYN_BASE (0x555555554000) plus a random offset of its
+# own, below 2^40 bytes above it, and its libraries in the mmap region, randomised apart from
+# it: the image-to-libc distance differs on every run ("offset2lib"), under execve as well.
+for how in execve loader; do
+	runs=""
+	for i in 1 2 3 4; do
+		if [ $how = execve ]; then
+			runs+=$("$LT/probe-pie" aslr)$'\n'
+		else
+			runs+=$("$RUN" "$LT/probe-pie" aslr)$'\n'
+		fi
+	done
+	distinct=$(awk '{ print $6 }' <<<"$runs" | grep . | sort -u | wc -l)
+	region=0
+	while read -r _ img _ libc _; do
+		((img >= 0x555555554000 && img < 0x555555554000 + (1 << 40) &&
+		  libc >= 0x700000000000)) || region=1
+	done < <(grep . <<<"$runs")
+	[ "$distinct" = 4 ] && [ "$region" = 0 ]
+	ok $? "$how: a PIE at ELF_ET_DYN_BASE + random, its libc in the mmap region, 4 distances" \
+		"$runs"
+done
+
 out=$("$RUN" "$LT/probe-pie" fds 0 1 2 5 7 9 5</dev/null 7>/dev/null 9>&-)
 [ "$out" = "fd 0 open
 fd 1 open

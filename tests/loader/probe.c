@@ -13,6 +13,7 @@
  *   probe procself ARG...    /proc/self/cmdline, environ and auxv as the kernel reports them
  *   probe brk                where the brk heap starts, relative to the program's end
  *   probe stackperm          the stack's protections (PT_GNU_STACK)
+ *   probe aslr               where the program and libc were loaded, and their distance
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -273,6 +274,32 @@ static int do_stackperm(void)
 	return 0;
 }
 
+struct bases {
+	unsigned long image, libc;
+};
+
+static int bases_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct bases *b = data;
+
+	(void)size;
+	if (!b->image)
+		b->image = info->dlpi_addr ? info->dlpi_addr : 1;
+	else if (info->dlpi_name && strstr(info->dlpi_name, "/libc.so"))
+		b->libc = info->dlpi_addr;
+	return 0;
+}
+
+/* "image 0x... libc 0x... distance 0x...": the offset2lib distance must vary between runs. */
+static int do_aslr(void)
+{
+	struct bases b = { 0, 0 };
+
+	dl_iterate_phdr(bases_cb, &b);
+	printf("image 0x%lx libc 0x%lx distance 0x%lx\n", b.image, b.libc, b.libc - b.image);
+	return 0;
+}
+
 static int do_brk(void)
 {
 	unsigned long b = (unsigned long)sbrk(0), e = (unsigned long)end;
@@ -328,6 +355,8 @@ int main(int argc, char **argv)
 		return do_stackperm();
 	if (!strcmp(m, "brk"))
 		return do_brk();
+	if (!strcmp(m, "aslr"))
+		return do_aslr();
 	if (!strcmp(m, "signals"))
 		return do_signals();
 	fprintf(stderr, "probe: unknown mode %s\n", m);
