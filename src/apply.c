@@ -4,8 +4,8 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "apply.h"
@@ -72,6 +72,7 @@ static const char *env_get(char *const *envp, const char *name)
 	return NULL;
 }
 
+/* Like execvp: the first candidate that exists for the caller; EACCES if one was refused. */
 int apply_find_program(const struct plan *plan, char *out, size_t size)
 {
 	const char *path = env_get(plan->envp, "PATH"), *p;
@@ -80,7 +81,7 @@ int apply_find_program(const struct plan *plan, char *out, size_t size)
 	if (strchr(plan->program, '/')) {
 		if ((size_t)snprintf(out, size, "%s", plan->program) >= size)
 			return -ENAMETOOLONG;
-		return access(out, F_OK) ? -errno : 0;
+		return faccessat(AT_FDCWD, out, F_OK, AT_EACCESS) ? -errno : 0;
 	}
 	for (p = path; p && *p;) {
 		const char *end = strchrnul(p, ':');
@@ -88,62 +89,15 @@ int apply_find_program(const struct plan *plan, char *out, size_t size)
 
 		int n = len > 0 ? snprintf(out, size, "%.*s/%s", len, p, plan->program) : -1;
 
-		if (n > 0 && (size_t)n < size && access(out, F_OK) == 0)
-			return 0;
+		if (n > 0 && (size_t)n < size) {
+			if (faccessat(AT_FDCWD, out, F_OK, AT_EACCESS) == 0)
+				return 0;
+			if (errno == EACCES)
+				e = -EACCES;
+		}
 		p = *end ? end + 1 : end;
 	}
 	return e;
-}
-
-/* Step 1: open the program while still privileged; it must be runnable by the sandbox. */
-static int open_program(const struct plan *plan, char *path, size_t size,
-			struct failure *err)
-{
-	int line = plan->program_line ? plan->program_line : NO_LINE;
-	int id_line = plan->pol->identity.user.line;
-	struct preopen_fscred saved;
-	struct stat st;
-	int fd, e, x_ok;
-
-	e = apply_find_program(plan, path, size);
-	if ((e == -ENOENT || e == -ENOTDIR) && strchr(plan->program, '/'))
-		return fail(err, EXIT_NOT_FOUND, line, NULL, e, "%s does not exist",
-			    plan->program);
-	if (e == -ENOENT || e == -ENOTDIR)
-		return fail(err, EXIT_NOT_FOUND, line,
-			    "the program's PATH is searched, not credbox's; give the absolute path",
-			    e, "%s is in no directory of PATH", plan->program);
-	if (e)
-		return fail(err, EXIT_CANNOT_RUN, line, NULL, e, "%s: %s", plan->program,
-			    strerror(-e));
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return fail(err, errno == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN,
-			    line, NULL, -errno, "%s: %s", path, strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return fail(err, EXIT_CANNOT_RUN, line, NULL, -EACCES,
-			    "%s is not a regular file", path);
-	}
-	/* execve would check execute permission for the dropped identity: so do we. */
-	e = preopen_become(&plan->run, &saved);
-	if (e) {
-		close(fd);
-		return fail(err, EXIT_CREDBOX, id_line,
-			    e == -EPERM ? "start credbox as root" : NULL, e,
-			    "cannot take on the identity of %s: %s", plan->run.name, strerror(-e));
-	}
-	x_ok = syscall(SYS_faccessat2, fd, "", X_OK, AT_EACCESS | AT_EMPTY_PATH) == 0;
-	e = preopen_leave(&saved);
-	if (e || !x_ok) {
-		close(fd);
-		return e ? fail(err, EXIT_CREDBOX, NO_LINE, NULL, e,
-				"restoring credentials: %s", strerror(-e)) :
-			   fail(err, EXIT_CANNOT_RUN, line, NULL, -EACCES,
-				"%s is not executable by %s, the sandboxed user", path,
-				plan->run.name);
-	}
-	return fd;
 }
 
 /*
@@ -185,20 +139,57 @@ static int preflight(const struct plan *plan, struct filter_bpf *bpf, struct red
 	return redirect_prepare(plan, rd, bpf, err);
 }
 
-/* Step 1: the program, opened and checked while privileged: ELF errors give 126 early. */
-static int prepare_program(const struct plan *plan, struct loader_image *img,
-			   struct failure *err)
-{
-	char path[4096];
-	int prog = open_program(plan, path, sizeof(path), err), e;
+/* What a refused program, interpreter or #! interpreter needs; the loader says which. */
+#define HINT_EXEC_PERM	"the sandboxed user opens the program as execve would: it needs search " \
+			"permission on the directories, read and execute permission on the " \
+			"program and its interpreters"
 
-	if (prog < 0)
-		return prog;
-	e = loader_prepare(img, prog, path, err);
-	close(prog);
+/* Why the program was not found (apply_find_program's error e). */
+static int not_found(const struct plan *plan, int e, int line, struct failure *err)
+{
+	if ((e == -ENOENT || e == -ENOTDIR) && strchr(plan->program, '/'))
+		return fail(err, EXIT_NOT_FOUND, line, NULL, e, "%s does not exist",
+			    plan->program);
+	if (e == -ENOENT || e == -ENOTDIR)
+		return fail(err, EXIT_NOT_FOUND, line,
+			    "the program's PATH is searched, not credbox's; give the absolute path",
+			    e, "%s is in no directory of PATH", plan->program);
+	return fail(err, EXIT_CANNOT_RUN, line, e == -EACCES ? HINT_EXEC_PERM : NULL, e,
+		    "%s: %s", plan->program, strerror(-e));
+}
+
+/*
+ * Step 1: find, open, check and map the program as execve would for the sandboxed identity:
+ * PATH searched, the program, a script's #! interpreters and the ELF interpreter opened with
+ * its fsuid, fsgid and groups, so a program or interpreter only root can reach does not run
+ * because credbox started as root (and a FIFO put in their place never blocks). Before any
+ * change: a bad file gives 126 or 127 with nothing changed.
+ */
+static int load_program(const struct plan *plan, struct loader_image *img,
+			struct failure *err)
+{
+	int line = plan->program_line ? plan->program_line : NO_LINE;
+	struct preopen_fscred saved;
+	char path[4096];
+	int e, found;
+
+	e = preopen_become(&plan->run, &saved);
 	if (e)
-		failure_at(err, err->status, plan->program_line ? plan->program_line : NO_LINE);
-	return e;
+		return fail(err, EXIT_CREDBOX, plan->pol->identity.user.line,
+			    e == -EPERM ? "start credbox as root" : NULL, e,
+			    "cannot take on the identity of %s: %s", plan->run.name, strerror(-e));
+	found = apply_find_program(plan, path, sizeof(path));
+	e = found ? found : loader_prepare(img, path, err);
+	if (preopen_leave(&saved)) {
+		if (!e)
+			loader_release(img);
+		return fail(err, EXIT_CREDBOX, NO_LINE, NULL, -EPERM, "restoring credentials");
+	}
+	if (found)
+		return not_found(plan, found, line, err);
+	if (e == -EACCES)
+		err->hint = HINT_EXEC_PERM;
+	return e ? failure_at(err, err->status, line) : 0;
 }
 
 /* Step 2: the directories, each opened as its owner and checked (preopen.h says what). */
@@ -242,7 +233,7 @@ static int confine(const struct plan *plan, const int *dir_fds, struct failure *
 int apply(const struct plan *plan, struct failure *err)
 {
 	int dir_fds[PROFILE_MAX_DIRS];
-	struct loader_image img;
+	struct loader_image *img;
 	struct filter_bpf bpf;
 	struct redirect rd;
 	int e;
@@ -251,10 +242,18 @@ int apply(const struct plan *plan, struct failure *err)
 	if (e)
 		return e;
 
-	/* 1. The program: its ELF errors give 126 before anything has changed. */
-	e = prepare_program(plan, &img, err);
-	if (e)
+	/*
+	 * 1. The program, as execve would open it for the sandboxed identity; nothing changed.
+	 * Its image (9 KiB) on the heap: credbox must run on a small stack (ulimit -s).
+	 */
+	img = calloc(1, sizeof(*img));
+	if (!img)
+		return fail(err, EXIT_CREDBOX, NO_LINE, NULL, -ENOMEM, "out of memory");
+	e = load_program(plan, img, err);
+	if (e) {
+		free(img);
 		return e;
+	}
 
 	/* 2. Directories opened as their owners (no one can redirect the path or hand us more) */
 	e = open_dirs(plan, dir_fds, err);
@@ -284,7 +283,7 @@ int apply(const struct plan *plan, struct failure *err)
 	 * heap after its image), while PR_SET_MM is still allowed: a program must not find
 	 * credbox's arguments or heap where execve would have given it its own.
 	 */
-	e = loader_build_stack(&img, plan->argv, plan->envp, err);
+	e = loader_build_stack(img, plan->argv, plan->envp, err);
 	if (e)
 		return e;
 
@@ -310,5 +309,5 @@ int apply(const struct plan *plan, struct failure *err)
 			    "loading the seccomp filters: %s", strerror(-e));
 
 	/* 6. The loader, never execve (it would close the granted fds). */
-	return loader_enter(&img, plan->argv, plan->envp, err);
+	return loader_enter(img, plan->argv, plan->envp, err);
 }

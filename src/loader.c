@@ -55,6 +55,7 @@
 #endif
 
 #include "loader_elf.h"
+#include "loader_script.h"
 #include "util.h"
 
 /* Table handed to the per-architecture stub (loader_x86_64.S); lives on the new stack. */
@@ -112,32 +113,96 @@ static int read_at(int fd, void *buf, size_t len, uint64_t off)
 }
 
 /*
- * What execve's open_exec checks: a regular file, executable by someone, not on a noexec
- * mount (mapping it PROT_EXEC would fail there anyway, later and less clearly).
+ * Open a file to run as execve's open_exec does, with the caller's fs identity: the path is
+ * resolved with its search permissions, the file must be a regular file (a directory, device,
+ * FIFO or socket is refused with EACCES, as the kernel refuses it), executable by it
+ * (faccessat2 with AT_EACCESS: its fsuid, fsgid and groups, ACLs and LSMs count) and not on a
+ * noexec mount (mapping it PROT_EXEC would fail there anyway, later and less clearly).
+ * O_NONBLOCK: a FIFO planted where a program or an interpreter should be must not hang
+ * credbox in open(); O_NOCTTY: a terminal must not become credbox's. from is the file that
+ * names this one (an ELF program's PT_INTERP, a script's #! line), for the message.
  */
-static int check_file(struct loader_file *f, const char *what, struct failure *err)
+static int open_exec(struct loader_file *f, const char *path, const char *from,
+		     struct failure *err)
 {
-	struct stat st;
+	const char *why = NULL;
 	struct statvfs vfs;
+	struct stat st;
+	int e = 0;
 
-	if (fstat(f->fd, &st) < 0)
-		return loader_fail(err, -errno, "%s: %s", what, strerror(errno));
-	if (!S_ISREG(st.st_mode))
-		return loader_fail(err, -EACCES, "%s: not a regular file", what);
-	if (!(st.st_mode & 0111))
-		return loader_fail(err, -EACCES, "%s: not executable (no x bit)", what);
-	if (fstatvfs(f->fd, &vfs) == 0 && (vfs.f_flag & ST_NOEXEC))
-		return loader_fail(err, -EACCES, "%s: on a noexec mount", what);
-	f->size = (uint64_t)st.st_size;
-	return 0;
+	f->fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (f->fd < 0 || fstat(f->fd, &st) < 0) {
+		e = -errno;
+		why = strerror(errno);
+	} else if (!S_ISREG(st.st_mode)) {
+		e = -EACCES;
+		why = "not a regular file";
+	} else if (syscall(SYS_faccessat2, f->fd, "", X_OK, AT_EACCESS | AT_EMPTY_PATH) != 0) {
+		e = errno == EACCES ? -EACCES : -errno;
+		why = errno == EACCES ? "not executable (no execute permission)" : strerror(errno);
+	} else if (fstatvfs(f->fd, &vfs) == 0 && (vfs.f_flag & ST_NOEXEC)) {
+		e = -EACCES;
+		why = "on a noexec mount";
+	}
+	if (!e) {
+		f->size = (uint64_t)st.st_size;
+		return 0;
+	}
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+	if (from)
+		return loader_fail(err, e, "%s: interpreter %s: %s", from, path, why);
+	return loader_fail(err, e, "%s: %s", path, why);
+}
+
+/*
+ * The file started and, while it is a "#!" script, the interpreter its line names, as
+ * execve's binfmt_script follows them: up to LOADER_MAX_SCRIPTS scripts, then ELOOP (a
+ * script naming itself must not loop). Leaves f open on the last file, the one that must be
+ * an ELF program; the scripts are recorded in img for the argument vector.
+ */
+static int open_chain(struct loader_image *img, struct loader_file *f, struct failure *err)
+{
+	const char *name = img->execfn;
+	char buf[LOADER_BINPRM_BUF];
+	struct loader_script s;
+	unsigned int depth;
+	int ret = open_exec(f, name, NULL, err);
+
+	for (depth = 0; !ret; depth++) {
+		memset(buf, 0, sizeof(buf));
+		ret = read_at(f->fd, buf, f->size < sizeof(buf) ? f->size : sizeof(buf), 0);
+		if (ret)
+			return loader_fail(err, ret, "%s: cannot read: %s", name, strerror(-ret));
+		ret = loader_script_parse(buf, &s, name, err);
+		if (ret > 0)
+			return 0;		/* not a script */
+		if (ret)
+			return ret;
+		close(f->fd);
+		ret = open_exec(f, s.interp, name, err);
+		if (!ret && depth == LOADER_MAX_SCRIPTS)
+			ret = loader_fail(err, -ELOOP, "%s: more than %d scripts in a chain of #! "
+					  "interpreters", img->execfn, LOADER_MAX_SCRIPTS);
+		if (!ret) {
+			img->script[img->nscripts++] = s;
+			name = img->script[depth].interp;
+		}
+	}
+	return ret;
+}
+
+/* The name of the ELF program: the last interpreter of a script chain, or the file started. */
+static const char *prog_name(const struct loader_image *img)
+{
+	return img->nscripts ? img->script[img->nscripts - 1].interp : img->execfn;
 }
 
 static int read_elf(struct loader_file *f, const char *what, struct failure *err)
 {
-	int ret = check_file(f, what, err);
+	int ret;
 
-	if (ret)
-		return ret;
 	memset(&f->eh, 0, sizeof(f->eh));
 	ret = read_at(f->fd, &f->eh, f->size < sizeof(f->eh) ? f->size : sizeof(f->eh), 0);
 	if (ret)
@@ -158,26 +223,25 @@ static int open_interp(struct loader_image *img, struct loader_file *prog,
 		       struct loader_file *interp, struct failure *err)
 {
 	const Elf64_Phdr *ip = &prog->ph[prog->plan.interp];
+	const char *what = prog_name(img);
 	int ret;
 
 	ret = read_at(prog->fd, img->interp_path, ip->p_filesz, ip->p_offset);
 	if (ret)
-		return loader_fail(err, ret, "%s: cannot read PT_INTERP", img->execfn);
-	ret = loader_elf_check_interp(img->interp_path, ip->p_filesz, img->execfn, err);
+		return loader_fail(err, ret, "%s: cannot read PT_INTERP", what);
+	ret = loader_elf_check_interp(img->interp_path, ip->p_filesz, what, err);
 	if (ret)
 		return ret;
-	/* Like the kernel: resolved by the (privileged) launcher, relative to its cwd if so. */
-	interp->fd = open(img->interp_path, O_RDONLY | O_CLOEXEC);
-	if (interp->fd < 0)
-		return loader_fail(err, -errno, "%s: interpreter %s: %s", img->execfn,
-				   img->interp_path, strerror(errno));
-	ret = read_elf(interp, img->interp_path, err);
+	/* Like the kernel: relative to the current directory if it is relative. */
+	ret = open_exec(interp, img->interp_path, what, err);
+	if (!ret)
+		ret = read_elf(interp, img->interp_path, err);
 	if (ret)
 		return ret;
 	/* A chain of interpreters is not something the kernel follows either. */
 	if (interp->plan.interp >= 0)
 		return loader_fail(err, -ENOEXEC, "%s: interpreter %s has its own PT_INTERP",
-				   img->execfn, img->interp_path);
+				   what, img->interp_path);
 	return 0;
 }
 
@@ -474,31 +538,32 @@ static void keep_special_fallback(struct loader_image *img)
 
 /* ---- prepare ----------------------------------------------------------------------------- */
 
-int loader_prepare(struct loader_image *img, int exec_fd, const char *execfn,
-		   struct failure *err)
+int loader_prepare(struct loader_image *img, const char *path, struct failure *err)
 {
 	struct loader_file *prog, *interp;
 	int ret;
 
 	/* Everything but the big arrays, which are filled before they are read. */
 	memset(img, 0, offsetof(struct loader_image, keep));
+	img->nscripts = 0;
 	img->interp_path[0] = '\0';
 	memset(err, 0, sizeof(*err));
-	if (!execfn || strlen(execfn) >= sizeof(img->execfn))
+	if (!path || strlen(path) >= sizeof(img->execfn))
 		return loader_fail(err, -ENAMETOOLONG, "program name missing or too long");
-	strcpy(img->execfn, execfn);
+	strcpy(img->execfn, path);
 	/* Two copies of up to 64 program headers: too big for a small stack, so allocated. */
 	prog = calloc(2, sizeof(*prog));
 	if (!prog)
-		return loader_fail(err, -ENOMEM, "%s: out of memory", execfn);
+		return loader_fail(err, -ENOMEM, "%s: out of memory", path);
 	interp = prog + 1;
-	prog->fd = exec_fd;
 	interp->fd = -1;
-	ret = read_elf(prog, execfn, err);
+	ret = open_chain(img, prog, err);
+	if (!ret)
+		ret = read_elf(prog, prog_name(img), err);
 	if (!ret && prog->plan.interp >= 0)
 		ret = open_interp(img, prog, interp, err);
 	if (!ret)
-		ret = map_image(img, prog, prog->plan.interp >= 0, &img->prog, execfn, err);
+		ret = map_image(img, prog, prog->plan.interp >= 0, &img->prog, prog_name(img), err);
 	if (!ret && interp->fd >= 0) {
 		unsigned int first = img->nkeep;
 
@@ -512,6 +577,8 @@ int loader_prepare(struct loader_image *img, int exec_fd, const char *execfn,
 		if (!keep_special_from_proc(img))
 			keep_special_fallback(img);
 	}
+	if (prog->fd >= 0)
+		close(prog->fd);
 	if (interp->fd >= 0)
 		close(interp->fd);
 	free(prog);
@@ -571,6 +638,28 @@ static uintptr_t copy_strings(uintptr_t p, char *const v[], size_t n, uintptr_t 
 	}
 	ptrs[n] = 0;
 	return p;
+}
+
+/*
+ * A script's arguments before argv[1], as binfmt_script splices them in at each level: the
+ * last interpreter of the chain and its argument, ..., the first interpreter and its
+ * argument, then the script started. pre holds 2 * LOADER_MAX_SCRIPTS + 2 pointers; NULL
+ * terminated. Returns how many (0: not a script).
+ */
+static size_t script_prefix(const struct loader_image *img, char **pre)
+{
+	unsigned int i = img->nscripts;
+	size_t n = 0;
+
+	while (i--) {
+		pre[n++] = (char *)img->script[i].interp;
+		if (img->script[i].has_arg)
+			pre[n++] = (char *)img->script[i].arg;
+	}
+	if (img->nscripts)
+		pre[n++] = (char *)img->execfn;
+	pre[n] = NULL;
+	return n;
 }
 
 /* Pass through one of credbox's own auxv entries, if the kernel gave it. */
@@ -652,8 +741,10 @@ static int build_stack(struct loader_image *img, char *const argv[], char *const
 	struct loader_stack *st = &img->stack;
 	const char *plat = (const char *)getauxval(AT_PLATFORM);
 	size_t execfn_len = strlen(img->execfn) + 1, plat_len, words, argc, envc, bytes = 0;
+	size_t npre, nargs;
 	uintptr_t top, strings, random, platform, execfn, *v, naux;
 	uintptr_t aux[2 * AUX_MAX];
+	char *pre[2 * LOADER_MAX_SCRIPTS + 2];
 	unsigned char rnd[16];
 	uint32_t brk_rnd;
 	void *m;
@@ -661,7 +752,12 @@ static int build_stack(struct loader_image *img, char *const argv[], char *const
 	if (!plat)
 		plat = LOADER_PLATFORM;
 	plat_len = strlen(plat) + 1;
-	argc = count_strings(argv, &bytes);
+	npre = script_prefix(img, pre);
+	if (npre && argv && argv[0])
+		argv++;			/* a script's argv[0] is replaced by its path */
+	npre = count_strings(pre, &bytes);
+	nargs = count_strings(argv, &bytes);
+	argc = npre + nargs;
 	envc = count_strings(envp, &bytes);
 	stack_size(&st->size);
 	/* The kernel's limit: strings and pointers take at most a quarter of the stack. */
@@ -690,7 +786,7 @@ static int build_stack(struct loader_image *img, char *const argv[], char *const
 	v = (uintptr_t *)st->sp;
 	*v++ = argc;
 	st->arg_start = strings;
-	st->arg_end = copy_strings(strings, argv, argc, v);
+	st->arg_end = copy_strings(copy_strings(strings, pre, npre, v), argv, nargs, v + npre);
 	v += argc + 1;
 	st->env_end = copy_strings(st->arg_end, envp, envc, v);
 	v += envc + 1;

@@ -9,11 +9,12 @@
  *
  * Two calls, split at the privilege drop:
  *
- *   loader_prepare()  while still privileged. Reads and checks the program and its PT_INTERP
- *                     interpreter (opened here, so the interpreter path is resolved with the
- *                     launcher's privileges, as execve would), and maps both images at their
- *                     final addresses. Every check of the files happens here. On return no fd
- *                     is held by the loader: the launcher may close every fd but its own.
+ *   loader_prepare()  before the privilege drop, with the fs identity of the program to be.
+ *                     Opens, reads and checks the program (a #! script: its interpreters) and
+ *                     its PT_INTERP interpreter as execve would for that identity, and maps
+ *                     both images at their final addresses. Every check of the files happens
+ *                     here. On return no fd is held by the loader: the launcher may close
+ *                     every fd but its own.
  *   loader_enter()    last, after privilege drop, Landlock and seccomp. Builds the new stack,
  *                     resets what execve resets and hands over to the x86_64 stub, which unmaps
  *                     every mapping of credbox except its own page, switches stacks and jumps.
@@ -27,11 +28,12 @@
  *
  * Errors: every call returns 0 or -errno, with err (failure.h) holding a one-line message (no
  * trailing newline, no program name) and the exit status the launcher should use:
- *   127  the program's interpreter does not exist (-ENOENT), as a shell reports execve's ENOENT
- *   126  everything else: malformed, truncated or hostile ELF (-ENOEXEC), bad argument
- *        (-EINVAL), not executable or on a noexec mount (-EACCES), address collision with
+ *   127  the program or an interpreter does not exist (-ENOENT), as a shell reports execve's
+ *        ENOENT
+ *   126  everything else: malformed, truncated or hostile ELF or #! line (-ENOEXEC), bad
+ *        argument (-EINVAL), not a regular file, not executable or on a noexec mount
+ *        (-EACCES), more than LOADER_MAX_SCRIPTS scripts (-ELOOP), address collision with
  *        credbox (-EEXIST), out of memory (-ENOMEM), I/O errors.
- * The launcher reports "program not found" (127) itself, since it opens the program.
  *
  * Not reset (documented in credbox(1)): /proc/self/exe keeps naming the launcher (changing it
  * needs CAP_CHECKPOINT_RESTORE, and the kernel refuses while the old file is still mapped).
@@ -40,9 +42,7 @@
  * the brk heap starts where credbox's ended (it cannot collide: the kernel refuses to grow brk
  * into a mapping, and malloc then falls back to mmap). See loader.c for the details.
  *
- * The caller must be single-threaded (execve would kill the other threads; we cannot), and
- * is responsible for the permission to run the program: loader_prepare runs privileged and
- * checks only that some x bit is set, as it would for root.
+ * The caller must be single-threaded (execve would kill the other threads; we cannot).
  */
 #ifndef CREDBOX_LOADER_H
 #define CREDBOX_LOADER_H
@@ -60,6 +60,10 @@
 #define LOADER_MAX_EXECFN	4096
 /* Address ranges kept at the jump: both images' segments, the vDSO and vvar pages. */
 #define LOADER_MAX_KEEP		(2 * LOADER_MAX_PHNUM + 8)
+/* What execve reads of a file to recognise it (BINPRM_BUF_SIZE): the #! line's limit. */
+#define LOADER_BINPRM_BUF	256
+/* Scripts in a chain of #! interpreters before the ELF file (execve: ELOOP past 5). */
+#define LOADER_MAX_SCRIPTS	5
 
 /* One range of the address space, page aligned. */
 struct loader_range {
@@ -91,9 +95,16 @@ struct loader_stack {
 	int mm_set;		/* PR_SET_MM_MAP succeeded: /proc and brk match the program */
 };
 
+/* One script of a #! chain: the interpreter it names and its optional argument. */
+struct loader_script {
+	char interp[LOADER_BINPRM_BUF];
+	char arg[LOADER_BINPRM_BUF];
+	int has_arg;
+};
+
 /*
  * Everything loader_enter needs; the fields are private to the loader. It lives wherever the
- * caller likes (stack or static storage): it is read before the jump and not after.
+ * caller likes (heap or static storage: about 9 KiB): it is read before the jump and not after.
  */
 struct loader_image {
 	struct loader_elf prog;
@@ -104,18 +115,26 @@ struct loader_image {
 	unsigned int nkeep;
 	int signals_reset;		/* loader_reset_signals ran */
 	struct loader_range keep[LOADER_MAX_KEEP];
+	unsigned int nscripts;		/* script[0] is the file started, if a script */
+	struct loader_script script[LOADER_MAX_SCRIPTS];
 	char execfn[LOADER_MAX_EXECFN];
 	char interp_path[LOADER_MAX_INTERP];
 };
 
 /*
- * Check and map the executable open at exec_fd (any access mode that allows reading; the fd
- * is not closed and its offset is not used), and its interpreter. execfn is the name the
- * program was started by (AT_EXECFN, and the basename becomes the process name). On failure
- * nothing is left mapped and nothing else in the process has changed.
+ * Open the file at path as execve(2) would, check it and map it: an ELF program and its
+ * PT_INTERP interpreter, or a "#!" script, whose interpreter is followed as binfmt_script
+ * follows it (up to LOADER_MAX_SCRIPTS scripts; their interpreters and arguments go before
+ * the arguments, see loader_enter). Every file is opened with the caller's file system
+ * identity (fsuid, fsgid, groups), so call it as the identity the program will run as:
+ * execve would resolve the paths, and check execute permission, as that identity. Each open
+ * is O_RDONLY | O_NONBLOCK | O_NOCTTY (a FIFO or a device never blocks it), and the file must
+ * be a regular file, executable by the caller (faccessat2 with AT_EACCESS: modes, ACLs, LSMs)
+ * and not on a noexec mount. Unlike execve, the identity must be able to read the files too.
+ * path is the name the program was started by (AT_EXECFN; its basename becomes the process
+ * name). On failure nothing is left mapped and nothing else in the process has changed.
  */
-int loader_prepare(struct loader_image *img, int exec_fd, const char *execfn,
-		   struct failure *err);
+int loader_prepare(struct loader_image *img, const char *path, struct failure *err);
 
 /*
  * Optional, between the privilege drop and seccomp (it reads the dropped ids for the auxv,
@@ -133,8 +152,11 @@ int loader_build_stack(struct loader_image *img, char *const argv[], char *const
 		       struct failure *err);
 
 /*
- * Start the prepared program with argv and envp (ignored if loader_build_stack ran) (NULL-terminated; copied onto the new stack,
- * so they may live in memory that is about to be unmapped). Does not return on success. It
+ * Start the prepared program with argv and envp (NULL-terminated; copied onto the new stack,
+ * so they may live in memory that is about to be unmapped; ignored if loader_build_stack
+ * ran). For a script, the program's arguments are, as after execve: the last interpreter of
+ * the chain and its argument, ..., the first interpreter and its argument, path, and then
+ * argv[1], argv[2]...; argv[0] is dropped. Does not return on success. It
  * returns -errno only for failures before the point of no return (for example the new stack
  * cannot be allocated), with the process unharmed; the images stay mapped until
  * loader_release().

@@ -1,7 +1,8 @@
 #!/bin/bash
 # loader-fuzz.t: a short libFuzzer run over the loader's ELF header and program-header checks
-# (src/loader_elf.c, built with ASan and UBSan), seeded with the malformed-ELF corpus and a
-# real program. `make fuzz-loader` runs it longer.
+# and its #! line parser (src/loader_elf.c, src/loader_script.c, built with ASan and UBSan),
+# seeded with the malformed-ELF corpus, a real program and a script. `make fuzz-loader` runs
+# it longer.
 set -u
 B=${B:-build}
 LT=$B/tests/loader
@@ -14,7 +15,8 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/seed" "$tmp/corpus"
-if "$LT/loader-mkelf" "$tmp/seed" >/dev/null && cp /bin/true "$tmp/seed/true"; then
+if "$LT/loader-mkelf" "$tmp/seed" >/dev/null && cp /bin/true "$tmp/seed/true" &&
+   printf '#! /bin/sh -e x\t \necho\n' >"$tmp/seed/script"; then
 	echo "ok 1 - seed corpus"
 else
 	echo "not ok 1 - seed corpus"

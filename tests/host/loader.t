@@ -200,16 +200,72 @@ got=$?
 [ "$got" = 126 ] && [[ $out == *"already in use by credbox"* ]]
 ok $? "ET_EXEC colliding with an existing mapping is refused" "$got: $out"
 
-printf '#!/bin/sh\necho script\n' >"$tmp/script.sh"
-chmod 755 "$tmp/script.sh"
-out=$("$RUN" "$tmp/script.sh" 2>&1)
-got=$?
-[ "$got" = 126 ] && [[ $out == *"not an ELF file"* ]]
-ok $? "a #! script is refused (ELF only)" "$got: $out"
+# ---- files that are not what they should be, and #! scripts, as execve treats them ----------
+# refused DESCRIPTION STATUS MESSAGE [execve] -- COMMAND...: the loader refuses with STATUS and
+# MESSAGE within 10 s (a FIFO must not hang it); with "execve", execve gives STATUS too.
+refused() {
+	local what=$1 want=$2 msg=$3 cmp=$4 out got sa=-
+	[ "$cmp" = -- ] || shift
+	shift 4
+	out=$(timeout 10 "$RUN" "$@" 2>&1)
+	got=$?
+	[ "$cmp" = execve ] && { (timeout 10 "$@") >/dev/null 2>&1; sa=$?; }
+	[ "$got" = "$want" ] && [[ $out == *"$msg"* ]] && { [ "$cmp" != execve ] || [ "$sa" = "$want" ]; }
+	ok $? "$what: $want, \"$msg\"" "loader: $got: $out${cmp/#execve/
+execve: $sa}"
+}
+S=$tmp/scripts
+mkdir "$S"
+script() {	# script NAME CONTENT: an executable file
+	printf '%s' "$2" >"$S/$1" && chmod 755 "$S/$1"
+}
+"$LT/loader-mkelf" --interp "$tmp/fifo" "$S/interp-fifo" >/dev/null
+mkfifo "$tmp/fifo"
+refused "a PT_INTERP naming a FIFO is refused at once" 126 "not a regular file" execve -- \
+	"$S/interp-fifo"
+refused "the program itself a FIFO" 126 "not a regular file" -- "$tmp/fifo"
+refused "a directory" 126 "not a regular file" execve -- /tmp
 
-out=$("$RUN" /tmp 2>&1)
-[ $? = 126 ] && [[ $out == *"not a regular file"* ]]
-ok $? "a directory is refused" "$out"
+script sh.sh $'#!/bin/sh\necho "sh: $0 [$1] [$2]" >&2; exit 5\n'
+same "#!/bin/sh: \$0 is the script's path, its arguments follow" -- "$S/sh.sh" one "two words"
+script arg $'#!/bin/echo  one  \ttwo \t \n'
+same "#! with one argument: blanks inside kept, around trimmed" -- "$S/arg" x
+script noarg $'#! \t /bin/echo\n'
+same "#! with no argument, blanks before the interpreter" -- "$S/noarg" x y
+script nonl '#!/bin/echo end of file, no newline'
+same "#! line without a newline" -- "$S/nonl"
+script long "#!/bin/echo $(printf 'a%.0s' {1..300})"
+same "#! line past 256 bytes: the argument cut where the kernel cuts it" -- "$S/long"
+script relative $'#!build/tests/loader/probe-pie args\n'
+[ "$B" = build ] && same "#! naming a relative path (from the current directory)" -- \
+	"$S/relative" args x
+# A chain: c1 runs c2 runs ... c5 runs echo, each with an argument; d1 ... d6 is one too many.
+for i in 1 2 3 4 5; do
+	script c$i "#!$S/c$((i + 1)) a$i"$'\n'
+	script d$i "#!$S/d$((i + 1))"$'\n'
+done
+script c5 $'#!/bin/echo a5\n'
+script d6 $'#!/bin/echo\n'
+same "a chain of 5 scripts: interpreters and arguments, last first" -- "$S/c1" x
+refused "a chain of 6 scripts" 126 "more than 5 scripts" execve -- "$S/d1"
+script loop "#!$S/loop"$'\n'
+refused "a script naming itself" 126 "more than 5 scripts" execve -- "$S/loop"
+script missing $'#!/nonexistent/credbox-interp\n'
+refused "#! naming a missing interpreter" 127 "interpreter /nonexistent/credbox-interp" \
+	execve -- "$S/missing"
+script fifo "#!$tmp/fifo"$'\n'
+refused "#! naming a FIFO" 126 "not a regular file" execve -- "$S/fifo"
+script dir $'#!/tmp\n'
+refused "#! naming a directory" 126 "not a regular file" execve -- "$S/dir"
+printf 'plain text\n' >"$S/plain"
+script noexec "#!$S/plain"$'\n'
+refused "#! naming a file without x bit" 126 "not executable" execve -- "$S/noexec"
+chmod 644 "$S/sh.sh"
+refused "a script without x bit" 126 "not executable" execve -- "$S/sh.sh"
+script empty $'#!  \t\n'
+refused "#! naming no interpreter" 126 "names no interpreter" -- "$S/empty"
+script cut "#!/$(printf 'x%.0s' {1..300})"
+refused "#! interpreter name longer than 256 bytes" 126 "names no interpreter" -- "$S/cut"
 
 echo "1..$n"
 [ "$fails" -eq 0 ]

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * loader-bench PROGRAM [N]: start PROGRAM (no arguments) N times with fork+execve and N times
- * with fork+loader (open, loader_prepare, loader_build_stack, loader_enter in the child, as
- * credbox does),
- * interleaved so that both see the same machine state, and print the mean cost of each and
+ * with fork+loader (loader_prepare, loader_build_stack, loader_enter in the child, as
+ * credbox does), interleaved so that both see the same machine state, and print the mean cost of each and
  * their ratio.
  */
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -30,11 +28,9 @@ static void child_loader(char *path)
 	static struct loader_image img;
 	struct failure err;
 	char *argv[] = { path, NULL };
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0 || loader_prepare(&img, fd, path, &err) != 0)
+	if (loader_prepare(&img, path, &err) != 0)
 		_exit(126);
-	close(fd);
 	if (loader_build_stack(&img, argv, environ, &err) != 0)
 		_exit(126);
 	loader_enter(&img, argv, environ, &err);

@@ -66,7 +66,7 @@ int main(int argc, char **argv)
 {
 	static struct loader_image img;
 	struct failure err;
-	int prepare_only = 0, late_stack = 0, fd, i = 1, ret;
+	int prepare_only = 0, late_stack = 0, i = 1, ret;
 	const char *argv0 = NULL, *maps_before = NULL;
 
 	for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
@@ -98,15 +98,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: loader-run [OPTION]... PROGRAM [ARG...]\n");
 		return 125;
 	}
-	fd = open(argv[i], O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		fprintf(stderr, "loader-run: %s: %s\n", argv[i], strerror(errno));
-		return errno == ENOENT ? 127 : 126;
-	}
 	if (maps_before && copy_maps(maps_before) != 0)
 		return 125;
-	ret = loader_prepare(&img, fd, argv[i], &err);
-	close(fd);
+	ret = loader_prepare(&img, argv[i], &err);
 	if (ret) {
 		fprintf(stderr, "loader-run: %s\n", err.msg);
 		return err.status;

@@ -7,6 +7,9 @@
  *
  * Every file starts from the same hand-made static ET_EXEC (exit(7) in three instructions),
  * and one field is broken per file. Nothing binary is committed: the corpus is made here.
+ *
+ * loader-mkelf --interp INTERPRETER FILE: that program with a PT_INTERP naming INTERPRETER
+ * (the corpus's good-dyn makes a working one: it exits 7 too).
  */
 #include <elf.h>
 #include <errno.h>
@@ -287,8 +290,23 @@ int main(int argc, char **argv)
 	struct elf e;
 	size_t i;
 
+	if (argc == 4 && !strcmp(argv[1], "--interp") && strlen(argv[2]) < 256) {
+		/* good-min (exit 7) with a PT_INTERP: whatever starts the interpreter runs it. */
+		char *slash = strrchr(argv[3], '/');
+
+		base(&e);
+		add_interp_str(&e, argv[2]);
+		dir = ".";
+		if (slash) {
+			*slash = '\0';
+			dir = argv[3];
+		}
+		emit(&e, slash ? slash + 1 : argv[3], 0, "");
+		return 0;
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: loader-mkelf DIR\n");
+		fprintf(stderr, "usage: loader-mkelf DIR\n"
+			"       loader-mkelf --interp INTERPRETER FILE\n");
 		return 2;
 	}
 	dir = realpath(argv[1], NULL);

@@ -5,7 +5,8 @@
 #   make fuzz-loader    a longer libFuzzer run over the ELF checks (FUZZ_LOADER_TIME seconds)
 
 LT            := $(B)/tests/loader
-LOADER_OBJS   := $(B)/loader.o $(B)/loader_elf.o $(B)/loader_x86_64.o $(B)/failure.o
+LOADER_OBJS   := $(B)/loader.o $(B)/loader_elf.o $(B)/loader_script.o $(B)/loader_x86_64.o \
+		 $(B)/failure.o
 LOADER_TFLAGS := -O1 -g -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Isrc
 LOADER_PROBES := $(LT)/probe-static $(LT)/probe-static-pie $(LT)/probe-pie $(LT)/probe-nopie \
 		 $(LT)/probe-execstack $(LT)/probe-bare
@@ -47,9 +48,10 @@ $(LT)/probe-bare: tests/loader/probe-bare.c | $(LT)
 $(LT)/probe-cxx: tests/loader/probe_cxx.cc | $(LT)
 	g++ -O1 -g -Wall -o $@ $<
 
-$(LT)/fuzz-loader: tests/loader/fuzz-loader.c src/loader_elf.c src/loader_elf.h src/failure.c | $(LT)
+$(LT)/fuzz-loader: tests/loader/fuzz-loader.c src/loader_elf.c src/loader_script.c \
+		  src/failure.c src/loader_elf.h src/loader_script.h | $(LT)
 	clang -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc -fsanitize=fuzzer,address,undefined \
-		-o $@ tests/loader/fuzz-loader.c src/loader_elf.c src/failure.c
+		-o $@ tests/loader/fuzz-loader.c src/loader_elf.c src/loader_script.c src/failure.c
 
 FUZZ_LOADER_TIME ?= 600
 .PHONY: bench-loader fuzz-loader
@@ -59,6 +61,7 @@ fuzz-loader: $(LT)/fuzz-loader $(LT)/loader-mkelf
 	rm -rf $(LT)/fuzz-seed && mkdir -p $(LT)/fuzz-seed $(LT)/fuzz-corpus
 	$(LT)/loader-mkelf $(LT)/fuzz-seed >/dev/null
 	cp /bin/true $(LT)/fuzz-seed/true
+	printf '#! /bin/sh -e x\t \necho\n' >$(LT)/fuzz-seed/script
 	$(LT)/fuzz-loader -max_total_time=$(FUZZ_LOADER_TIME) -max_len=8192 \
 		$(LT)/fuzz-corpus $(LT)/fuzz-seed
 fuzz: fuzz-loader
