@@ -292,9 +292,9 @@ int apply(const struct plan *plan, struct failure *err)
 	 * the loader reset the launcher's handlers; the loader keeps the runtime mapped.
 	 */
 	if (rd.armed) {
-		e = loader_keep(&img, rd.base, rd.size);
+		e = loader_keep(img, rd.base, rd.size);
 		if (!e) {
-			loader_reset_signals(&img);
+			loader_reset_signals(img);
 			e = redirect_arm(&rd);
 		}
 		if (e)
