@@ -114,6 +114,7 @@ _run: all $(TEST_BINS) kernel initramfs
 _bench: all $(TEST_BINS)
 	tests/vm/bench-kernel
 	tests/vm/bench-credbox
+	tests/vm/bench-transparent
 	$(MAKE) --no-print-directory bench-loader
 
 clean:

@@ -12,12 +12,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 add=(--add tests/vm/transparent:/credbox/transparent)
+[ ! -f /etc/ld.so.cache ] || add+=(--add /etc/ld.so.cache:/etc/ld.so.cache)
 for f in cat ls cp mv rm mkdir; do
 	[ ! -x /usr/bin/$f ] || add+=(--add /usr/bin/$f:/gnu/bin/$f)
 done
 [ ! -x /usr/bin/python3.11 ] || add+=(--add /usr/bin/python3.11:/usr/bin/python3.11
 	--add /usr/lib/python3.11/encodings:/usr/lib/python3.11/encodings
 	--add /usr/lib/python3.11/os.py:/usr/lib/python3.11/os.py)
+[ ! -x /usr/bin/dosbox ] || add+=(--add /usr/bin/dosbox:/usr/bin/dosbox)
 for f in build/credbox build/tests/tp/tp-probe build/tests/tp/tp-probe-static; do
 	if [ ! -x "$f" ]; then
 		echo "1..1"

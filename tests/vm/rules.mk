@@ -45,3 +45,7 @@ $(TP)/tp-probe: tests/vm/transparent/tp-probe.c
 $(TP)/tp-probe-static: tests/vm/transparent/tp-probe.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -pthread -static -o $@ $<
+TEST_BINS += $(TP)/tp-bench
+$(TP)/tp-bench: tests/vm/transparent/tp-bench.c $(B)/libcredbox-client.a src/credbox.h tests/vm/bench.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(B)/libcredbox-client.a

@@ -93,4 +93,7 @@ if [ -x /usr/bin/python3.11 ]; then
 else
 	echo "ok - python3 # SKIP /usr/bin/python3.11 missing"
 fi
+# Debian's DOSBox, unmodified (conf/dosbox.ini).
+sh /credbox/transparent/dosbox-session.sh >$O/dosbox 2>&1
+sed -e '/^ok - /b' -e '/^not ok - /b' -e 's/^/# /' $O/dosbox
 echo "@@tp-done"
