@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "apply.h"
@@ -15,6 +16,7 @@
 #include "preopen.h"
 #include "privdrop.h"
 #include "redirect.h"
+#include "session.h"
 #include "uapi.h"
 
 /*
@@ -230,6 +232,44 @@ static int confine(const struct plan *plan, const int *dir_fds, struct failure *
 	return 0;
 }
 
+int apply_session(const struct plan *plan, int *wait_status, struct failure *err)
+{
+	int line = profile_seen(&plan->pol->program.sec, SEC_PROGRAM, "new_session");
+	pid_t child;
+	int e;
+
+	if (!plan->new_session)
+		return 0;
+	e = session_new(&child);
+	if (e < 0)
+		return fail(err, EXIT_CREDBOX, line ? line : NO_LINE,
+			    "set \"new_session = no\" in [program] to keep the caller's session", e,
+			    "cannot start a new session: %s", strerror(-e));
+	if (e > 0) {
+		*wait_status = session_wait(child);
+		if (*wait_status < 0)
+			return fail(err, EXIT_CREDBOX, NO_LINE, NULL, *wait_status,
+				    "waiting for the program: %s", strerror(-*wait_status));
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Step 3b, as the sandboxed user: the program's working directory, which it must be allowed
+ * to enter itself (credbox's own would leak where root was), and its umask.
+ */
+static int enter_cwd(const struct plan *plan, struct failure *err)
+{
+	umask(plan->umask);
+	if (chdir(plan->cwd) < 0)
+		return fail(err, EXIT_CREDBOX, plan->cwd_line ? plan->cwd_line : NO_LINE,
+			    "the working directory must be one the sandboxed user may search", -errno,
+			    "[program] cwd %s: %s cannot enter it: %s", plan->cwd, plan->run.name,
+			    strerror(errno));
+	return 0;
+}
+
 int apply(const struct plan *plan, struct failure *err)
 {
 	int dir_fds[PROFILE_MAX_DIRS];
@@ -272,6 +312,9 @@ int apply(const struct plan *plan, struct failure *err)
 		failure_prefix(err, "dropping privileges to %s: ", plan->run.name);
 		return failure_at(err, EXIT_CREDBOX, plan->pol->identity.user.line);
 	}
+	e = enter_cwd(plan, err);
+	if (e)
+		return e;
 
 	/* 4. Landlock: paths outside the grants stay out of reach even if DAC would allow. */
 	e = confine(plan, dir_fds, err);

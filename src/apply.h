@@ -12,6 +12,13 @@
 /* Returns (why, the exit status and the profile's line in err) only on failure. */
 int apply(const struct plan *plan, struct failure *err);
 
+/*
+ * Step 0, before apply: the new session (session.h), unless the profile keeps the caller's.
+ * 0: go on with apply; 1: this is the parent that waited, *wait_status is how the program
+ * ended; -errno, with err filled.
+ */
+int apply_session(const struct plan *plan, int *wait_status, struct failure *err);
+
 /* Find the program as execvp would (PATH from the plan's environment), as root. 0 or -errno. */
 int apply_find_program(const struct plan *plan, char *out, size_t size);
 

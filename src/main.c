@@ -12,7 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <seccomp.h>
@@ -318,6 +321,24 @@ static int show_plan(const struct options *opt, const char *path, const struct p
 	return 0;
 }
 
+/* The waiting parent of a new session (session.h) ends as the program did. */
+static int end_like(int wait_status)
+{
+	int sig = WIFSIGNALED(wait_status) ? WTERMSIG(wait_status) : 0;
+	sigset_t set;
+
+	if (!sig)
+		return WEXITSTATUS(wait_status);
+	/* The same signal, without a core dump of credbox for the program's crash. */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	return 128 + sig;	/* a signal that does not end a process */
+}
+
 int main(int argc, char **argv)
 {
 	struct options opt;
@@ -326,7 +347,7 @@ int main(int argc, char **argv)
 	struct failure err;
 	struct diag d;
 	char path[PATH_MAX];
-	int status;
+	int status, e;
 
 	if (parse_options(argc, argv, &opt) < 0) {
 		fputs("hint: credbox --help\n", stderr);
@@ -368,7 +389,11 @@ int main(int argc, char **argv)
 		return show_plan(&opt, path, &plan);
 	fflush(NULL);
 	plan.profile = opt.profile;
-	apply(&plan, &err);
+	e = apply_session(&plan, &status, &err);
+	if (e > 0)
+		return end_like(status);
+	if (!e)
+		apply(&plan, &err);
 	print_failure(&d, &err);
 	return err.status;
 }

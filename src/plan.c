@@ -513,6 +513,10 @@ int plan_build(const struct policy *pol, const struct ident_db *db, char *const 
 	ret = err ? err : ret;
 	err = build_argv(pol, cmd, ncmd, plan, d);
 	ret = err ? err : ret;
+	plan->cwd = pol->program.cwd.s ? pol->program.cwd.s : "/";
+	plan->cwd_line = pol->program.cwd.line;
+	plan->umask = (mode_t)pol->program.umask;
+	plan->new_session = pol->program.new_session;
 	err = build_paths(pol, plan);
 	ret = err ? err : ret;
 	err = filter_resolve(&pol->seccomp, &plan->filter, d);
@@ -563,7 +567,9 @@ static void describe_program(const struct plan *plan, FILE *out)
 		cmdline[plan->pol->program.command_line]);
 	fputs("runs as     ", out);
 	describe_ident(&plan->run, out);
-	fputc('\n', out);
+	fprintf(out, "\n            in %s, umask %04o, %s\n", plan->cwd, (unsigned)plan->umask,
+		plan->new_session ? "in a session of its own (no controlling terminal)" :
+		"in the caller's session (keeps its controlling terminal)");
 }
 
 static void describe_dirs(const struct plan *plan, FILE *out)

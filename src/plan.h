@@ -50,6 +50,10 @@ struct plan {
 	int program_line;		/* of [program] path; 0: named on the command line */
 	char **argv;			/* NULL-terminated */
 	char **envp;			/* NULL-terminated, CREDBOX_DIRS included */
+	const char *cwd;		/* the program's working directory */
+	int cwd_line;			/* of [program] cwd; 0: the default, "/" */
+	mode_t umask;
+	int new_session;		/* setsid: no controlling terminal */
 	struct plan_dir dirs[PROFILE_MAX_DIRS];
 	size_t ndirs;
 	int max_fd;			/* highest dir fd (2 if none) */

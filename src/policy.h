@@ -40,6 +40,9 @@ struct policy_program {
 	struct pstr path;
 	struct plist args;
 	int command_line;	/* enum p_cmdline */
+	struct pstr cwd;	/* NULL: "/" */
+	int umask;
+	int new_session;
 };
 
 struct policy_identity {

@@ -336,6 +336,20 @@ ENUM_PARSER(parse_landlock, landlock_words)
 ENUM_PARSER(parse_policy, policy_words)
 ENUM_PARSER(parse_action, action_words)
 
+static int parse_umask(struct pctx *c, const struct profile_key *k, void *field, const char *v)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(v, &end, 8);
+	if (!isdigit((unsigned char)*v) || *end || errno || n < 0 || n > 0777)
+		return diag_err(c->d, c->line, "an octal number such as 0077 or 0022",
+				"umask must be an octal number from 0 to 0777, not \"%s\"", v);
+	*(int *)field = (int)n;
+	return 0;
+}
+
 static int parse_fd(struct pctx *c, const struct profile_key *k, void *field, const char *v)
 {
 	char *end;
@@ -519,6 +533,15 @@ static const struct profile_key keys[] = {
 	{ SEC_PROGRAM, "command_line", "none|args|program", 0, parse_cmdline,
 	  F(struct policy_program, command_line), "none",
 	  "What the command line may supply: nothing, the arguments, or program and arguments." },
+	{ SEC_PROGRAM, "cwd", "absolute-path", 0, parse_path,
+	  F(struct policy_program, cwd), "/",
+	  "The program's working directory, entered as the sandboxed user." },
+	{ SEC_PROGRAM, "umask", "octal", 0, parse_umask,
+	  F(struct policy_program, umask), "0077",
+	  "The program's file mode creation mask." },
+	{ SEC_PROGRAM, "new_session", "yes|no", 0, parse_bool,
+	  F(struct policy_program, new_session), "yes",
+	  "Run the program in a session of its own, without a controlling terminal." },
 
 	{ SEC_IDENTITY, "user", "user", KEY_REQUIRED, parse_ident,
 	  F(struct policy_identity, user), NULL,
@@ -1049,6 +1072,8 @@ static void policy_defaults(struct policy *pol)
 	size_t i;
 
 	memset(pol, 0, sizeof(*pol));
+	pol->program.umask = 077;
+	pol->program.new_session = 1;
 	pol->seccomp.errnum = EPERM;
 	for (i = 0; i < PROFILE_MAX_DIRS; i++)
 		pol->dirs[i].fd = -1;
@@ -1109,6 +1134,7 @@ void profile_free(struct policy *pol)
 	size_t i;
 
 	pstr_free(&pol->program.path);
+	pstr_free(&pol->program.cwd);
 	list_free(&pol->program.args);
 	pstr_free(&pol->identity.user);
 	pstr_free(&pol->identity.group);

@@ -56,6 +56,7 @@ while read -r name want; do
 done <<'EOF_APPLY'
 apply-missing-path 125
 apply-no-program 127
+apply-bad-cwd 125
 EOF_APPLY
 
 # (which profiles root trusts: profile-files.t)
@@ -204,6 +205,51 @@ EOF_EXPECT
 ("$CB" --profile "$P/probe.ini" -- "$PROBE" kill >"$TMP/out" 2>&1) 2>/dev/null; rc=$?
 ok $([ $rc -eq $((128 + 31)) ] && ! grep -q 'still alive' "$TMP/out"; echo $?) \
 	"action = kill: a denied call (@clock) kills the program with SIGSYS"
+
+# ---- where the program starts: working directory, umask, session, terminal ------------------
+# status_of OUT CMD...: how CMD ended ("exit N" or "signal N"), its output in OUT, started as a
+# process group leader as an interactive shell starts a job: setsid(2) refuses a group leader.
+status_of() {
+	perl -e 'my $out = shift; my $p = fork;
+		 if (!$p) { open(STDOUT, ">", $out); open(STDERR, ">&STDOUT"); setpgrp(0, 0);
+			    exec @ARGV; exit 127 }
+		 waitpid($p, 0); print(($? & 127) ? "signal " . ($? & 127) : "exit " . ($? >> 8))' \
+		-- "$@"
+}
+(cd "$TMP" && umask 022 && "$CB" --profile "$P/probe.ini" -- "$PROBE") >"$TMP/where" 2>&1
+grep -qx 'cwd /' "$TMP/where"; ok $? "the program starts in /, not in credbox's working directory"
+grep -qx 'umask 0077' "$TMP/where"; ok $? "the program's umask is 0077, not the caller's 0022"
+grep -qx 'session own' "$TMP/where"; ok $? "the program has a session of its own"
+"$CB" --profile "$P/probe-terminal.ini" -- "$PROBE" >"$TMP/where" 2>&1
+ok $(grep -qx 'cwd /usr' "$TMP/where" && grep -qx 'umask 0027' "$TMP/where" &&
+     grep -qx 'session inherited' "$TMP/where"; echo $?) \
+	"cwd = /usr, umask = 027, new_session = no: as the profile says"
+got=$(status_of "$TMP/where" "$CB" --profile "$P/probe.ini" -- "$PROBE")
+ok $([ "$got" = "exit 0" ] && grep -qx 'session own' "$TMP/where"; echo $?) \
+	"credbox as a process group leader: the program still gets a session of its own ($got)"
+got=$(status_of /dev/null "$CB" --profile conf/minimal.ini -- /bin/sh -c 'exit 7')
+ok $([ "$got" = "exit 7" ]; echo $?) "... and its exit status is passed on ($got)"
+got=$(status_of /dev/null "$CB" --profile "$P/probe.ini" -- "$PROBE" kill)
+ok $([ "$got" = "signal 31" ]; echo $?) "... and its death by SIGSYS too ($got)"
+start=$SECONDS
+got=$(perl -e 'my $p = fork; if (!$p) { setpgrp(0, 0); exec @ARGV; exit 127 }
+	       sleep 1; kill "TERM", $p; waitpid($p, 0); print "status $?"' \
+	-- "$CB" --profile conf/minimal.ini -- /bin/sleep 30)
+ok $([ "$got" = "status 15" ] && [ $((SECONDS - start)) -lt 20 ]; echo $?) \
+	"... and a SIGTERM sent to credbox's pid reaches the program ($got)"
+if script -qec true /dev/null >/dev/null 2>&1 </dev/null; then
+	script -qec "$CB --profile $P/probe.ini -- $PROBE" /dev/null </dev/null 2>&1 |
+		tr -d '\r' >"$TMP/where"
+	grep -qx 'tty not controlling' "$TMP/where"
+	ok $? "on a terminal (script(1)): the terminal is not the program's controlling one"
+	script -qec "$CB --profile $P/probe-terminal.ini -- $PROBE" /dev/null </dev/null 2>&1 |
+		tr -d '\r' >"$TMP/where"
+	grep -qx 'tty controlling' "$TMP/where"
+	ok $? "on a terminal, new_session = no: the program keeps the controlling terminal"
+else
+	skip "the program on a terminal" "script(1) cannot run here"
+	skip "the program on a terminal, new_session = no" "script(1) cannot run here"
+fi
 
 echo "1..$n"
 [ $failed -eq 0 ]

@@ -15,6 +15,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -65,5 +66,18 @@ int main(int argc, char **argv)
 			printf(" %d", fd);
 	printf("\n");
 	printf("env CREDBOX_DIRS=%s\n", getenv("CREDBOX_DIRS") ? getenv("CREDBOX_DIRS") : "-");
+	{
+		char cwd[4096];
+		mode_t mask = umask(0);
+		pid_t pgrp;
+
+		printf("cwd %s\n", getcwd(cwd, sizeof(cwd)) ? cwd : "?");
+		printf("umask %04o\n", (unsigned)mask);
+		printf("session %s\n", getsid(0) == getpid() ? "own" : "inherited");
+		/* fd 0 a terminal: is it the controlling one (TIOCGPGRP answers only for that)? */
+		if (isatty(0))
+			printf("tty %s\n", ioctl(0, TIOCGPGRP, &pgrp) == 0 ? "controlling" :
+			       "not controlling");
+	}
 	return 0;
 }

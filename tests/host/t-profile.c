@@ -242,6 +242,16 @@ static void test_bad(void)
 	expect(BASE "[environment]\nkeep = TERM, TZ*\n",
 	       "t.ini:8: keep: \"TZ*\" would keep TZDIR, which the dynamic linker deletes in "
 	       "secure mode\n" HINT_GLOB, "a glob matching TZDIR: refused");
+	expect("[program]\npath = /bin/p\numask = 0999\n[identity]\nuser = sandbox\n[seccomp]\n"
+	       "policy = deny-list\n",
+	       "t.ini:3: umask must be an octal number from 0 to 0777, not \"0999\"\n"
+	       "hint: an octal number such as 0077 or 0022\n", "umask: not octal");
+	expect("[program]\npath = /bin/p\numask = 01000\ncwd = tmp\n[identity]\nuser = sandbox\n"
+	       "[seccomp]\npolicy = deny-list\n",
+	       "t.ini:3: umask must be an octal number from 0 to 0777, not \"01000\"\n"
+	       "hint: an octal number such as 0077 or 0022\n"
+	       "t.ini:4: cwd \"tmp\" is not an absolute path\n"
+	       "hint: paths in a profile are absolute\n", "umask: too large; cwd: relative");
 	expect(BASE "[environment]\nset = CREDBOX_DIRS=x=3\n",
 	       "t.ini:8: set: CREDBOX_DIRS cannot be kept or set\n"
 	       "hint: credbox sets CREDBOX_DIRS from the [dir] sections\n",
