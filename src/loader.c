@@ -72,6 +72,9 @@ extern const char loader_stub_start[], loader_stub_end[];
 #define PAGE		LOADER_PAGE
 #define STACK_DEFAULT	(8UL << 20)
 #define STACK_MAX	(1UL << 30)
+#define STACK_ROOM	(128UL << 10)	/* free stack below the arguments, at least */
+#define ARGS_MIN	(128UL << 10)	/* ARG_MAX */
+#define ARGS_MAX	(6UL << 20)	/* 3/4 of _STK_LIM */
 
 static uintptr_t page_down(uintptr_t v)
 {
@@ -720,15 +723,22 @@ static uintptr_t fill_auxv(uintptr_t *a, const struct loader_image *img, uintptr
 	return (uintptr_t)(a - start);
 }
 
-static int stack_size(uintptr_t *size)
+/*
+ * The room execve gives the strings and pointers of the new stack (bprm_stack_limits): a
+ * quarter of the stack limit, at least ARG_MAX (128 KiB: a small "ulimit -s" does not make
+ * arguments that execve accepts fail), at most 6 MiB. And the stack's size: the limit (8 MiB
+ * if unlimited, at most 1 GiB), but at least what the arguments take plus 128 KiB, as execve
+ * leaves the program that much room below them however small the limit.
+ */
+static void stack_limits(uintptr_t *size, uintptr_t *arg_limit)
 {
 	struct rlimit rl;
+	uint64_t cur = getrlimit(RLIMIT_STACK, &rl) == 0 ? rl.rlim_cur : STACK_DEFAULT;
 
-	if (getrlimit(RLIMIT_STACK, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
-		rl.rlim_cur = STACK_DEFAULT;
-	*size = page_up(rl.rlim_cur < (128UL << 10) ? (128UL << 10) :
-			rl.rlim_cur > STACK_MAX ? STACK_MAX : rl.rlim_cur);
-	return 0;
+	*arg_limit = cur / 4 > ARGS_MAX ? ARGS_MAX : cur / 4 < ARGS_MIN ? ARGS_MIN : cur / 4;
+	if (cur == RLIM_INFINITY)
+		cur = STACK_DEFAULT;
+	*size = page_up(cur < STACK_ROOM ? STACK_ROOM : cur > STACK_MAX ? STACK_MAX : cur);
 }
 
 /*
@@ -741,8 +751,8 @@ static int build_stack(struct loader_image *img, char *const argv[], char *const
 	struct loader_stack *st = &img->stack;
 	const char *plat = (const char *)getauxval(AT_PLATFORM);
 	size_t execfn_len = strlen(img->execfn) + 1, plat_len, words, argc, envc, bytes = 0;
-	size_t npre, nargs;
-	uintptr_t top, strings, random, platform, execfn, *v, naux;
+	size_t npre, nargs, ptrs;
+	uintptr_t top, strings, random, platform, execfn, *v, naux, limit, need;
 	uintptr_t aux[2 * AUX_MAX];
 	char *pre[2 * LOADER_MAX_SCRIPTS + 2];
 	unsigned char rnd[16];
@@ -759,10 +769,16 @@ static int build_stack(struct loader_image *img, char *const argv[], char *const
 	nargs = count_strings(argv, &bytes);
 	argc = npre + nargs;
 	envc = count_strings(envp, &bytes);
-	stack_size(&st->size);
-	/* The kernel's limit: strings and pointers take at most a quarter of the stack. */
-	if (bytes + (argc + envc) * sizeof(void *) > st->size / 4)
+	/* execve's limit, the file name counted; argc 0 counts as 1 (execve adds ""). */
+	stack_limits(&st->size, &limit);
+	ptrs = ((argc ? argc : 1) + envc) * sizeof(void *);
+	if (ptrs >= limit || bytes + execfn_len > limit - ptrs)
 		return loader_fail(err, -E2BIG, "%s: argument list too long", img->execfn);
+	/* Above sp: strings, pointers, auxv; below: the stub's table, then STACK_ROOM. */
+	need = bytes + execfn_len + plat_len + 64 + ptrs + sizeof(aux) +
+	       (img->nkeep + 8) * sizeof(struct loader_range) + 512;
+	if (st->size < page_up(need) + STACK_ROOM)
+		st->size = page_up(need) + STACK_ROOM;
 	/* Fresh for every start: the program's stack protector and pointer guard seed. */
 	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd) ||
 	    getrandom(&brk_rnd, sizeof(brk_rnd), 0) != (ssize_t)sizeof(brk_rnd))

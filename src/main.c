@@ -339,16 +339,46 @@ static int end_like(int wait_status)
 	return 128 + sig;	/* a signal that does not end a process */
 }
 
-int main(int argc, char **argv)
+/*
+ * fds 0, 1 and 2 closed (cron, "<&-"): /dev/null there, first thing, as bwrap, nsjail and
+ * systemd do. Otherwise the profile or a directory would be opened at that number and handed
+ * to the program as its stdin, and a program started with 0 closed would die at once: glibc
+ * in secure mode reopens it on /dev/full, which Landlock refuses. 0 or -1.
+ */
+static int open_std_fds(void)
 {
-	struct options opt;
+	int fd;
+
+	for (fd = 0; fd < 3; fd++) {
+		/* The lower ones are open: the lowest free number is fd itself. */
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF && open("/dev/null", O_RDWR) != fd)
+			return -1;
+	}
+	return 0;
+}
+
+/* A run's large structures: on the heap, since credbox must run on a small stack too. */
+struct run {
 	struct policy pol;
 	struct plan plan;
 	struct failure err;
-	struct diag d;
 	char path[PATH_MAX];
+};
+
+int main(int argc, char **argv)
+{
+	struct options opt;
+	struct run *r;
+	struct diag d;
 	int status, e;
 
+	if (open_std_fds() < 0)
+		return EXIT_CREDBOX;
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		fputs("credbox: out of memory\n", stderr);
+		return EXIT_CREDBOX;
+	}
 	if (parse_options(argc, argv, &opt) < 0) {
 		fputs("hint: credbox --help\n", stderr);
 		return EXIT_CREDBOX;
@@ -382,18 +412,18 @@ int main(int argc, char **argv)
 		fputs("credbox: --check and --print-filter take no program\n", stderr);
 		return EXIT_CREDBOX;
 	}
-	status = load_plan(&opt, path, sizeof(path), &pol, &plan, &d);
+	status = load_plan(&opt, r->path, sizeof(r->path), &r->pol, &r->plan, &d);
 	if (status)
 		return status;
 	if (opt.mode != MODE_RUN)
-		return show_plan(&opt, path, &plan);
+		return show_plan(&opt, r->path, &r->plan);
 	fflush(NULL);
-	plan.profile = opt.profile;
-	e = apply_session(&plan, &status, &err);
+	r->plan.profile = opt.profile;
+	e = apply_session(&r->plan, &status, &r->err);
 	if (e > 0)
 		return end_like(status);
 	if (!e)
-		apply(&plan, &err);
-	print_failure(&d, &err);
-	return err.status;
+		apply(&r->plan, &r->err);
+	print_failure(&d, &r->err);
+	return r->err.status;
 }

@@ -149,14 +149,20 @@ static int walk_dotdot(struct walk *w, struct profile_file_error *e)
 	return walk_enter(w, fd, up, e);
 }
 
+/* The walk's path buffers (24 KiB): on the heap, since credbox must run on a small stack. */
+struct walk_buf {
+	char todo[2 * PATH_MAX], cwd[PATH_MAX], target[PATH_MAX], tail[2 * PATH_MAX];
+};
+
 /*
  * The symbolic link fd (at w->real/name, whose stat is st): its target, then rest, become the
- * path still to walk, in todo.
+ * path still to walk, in b->todo.
  */
 static int walk_symlink(struct walk *w, int fd, const struct stat *st, const char *name,
-			char *todo, size_t size, const char *rest, struct profile_file_error *e)
+			struct walk_buf *b, const char *rest, struct profile_file_error *e)
 {
-	char target[PATH_MAX], tail[2 * PATH_MAX];
+	char *target = b->target, *tail = b->tail, *todo = b->todo;
+	size_t size = sizeof(b->todo);
 	ssize_t n;
 
 	if (st->st_uid != 0)
@@ -165,12 +171,12 @@ static int walk_symlink(struct walk *w, int fd, const struct stat *st, const cha
 			    (unsigned)st->st_uid);
 	if (++w->links > MAX_SYMLINKS)
 		return fail(e, -ELOOP, NULL, "too many symbolic links");
-	n = readlinkat(fd, "", target, sizeof(target));
-	if (n < 0 || (size_t)n >= sizeof(target))
+	n = readlinkat(fd, "", target, sizeof(b->target));
+	if (n < 0 || (size_t)n >= sizeof(b->target))
 		return fail(e, n < 0 ? -errno : -ENAMETOOLONG, NULL, "%s/%s: cannot read the link",
 			    w->real, name);
 	target[n] = '\0';
-	snprintf(tail, sizeof(tail), "%s", rest);
+	snprintf(tail, sizeof(b->tail), "%s", rest);
 	if ((size_t)snprintf(todo, size, "%s/%s", target, tail) >= size)
 		return fail(e, -ENAMETOOLONG, NULL, "path too long");
 	return target[0] == '/' ? walk_root(w, e) : 0;
@@ -200,16 +206,16 @@ static int last_component(const char *rest)
  * Walk to path: on success, w->dir is its directory (checked, w->real its path), *fd an O_PATH
  * descriptor of the last component, not followed if a link, with its stat, and name its name.
  */
-static int walk(struct walk *w, const char *path, int *fd, struct stat *st, char *name,
-		struct profile_file_error *e)
+static int walk_in(struct walk *w, struct walk_buf *b, const char *path, int *fd,
+		   struct stat *st, char *name, struct profile_file_error *e)
 {
-	char todo[2 * PATH_MAX], cwd[PATH_MAX], *rest = todo, *c;
+	char *todo = b->todo, *cwd = b->cwd, *rest = todo, *c;
 	int err, last;
 
-	if (path[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+	if (path[0] != '/' && !getcwd(cwd, sizeof(b->cwd)))
 		return fail(e, -errno, NULL, "the current directory: %s", strerror(errno));
-	if ((size_t)snprintf(todo, sizeof(todo), "%s/%s", path[0] == '/' ? "" : cwd, path) >=
-	    sizeof(todo))
+	if ((size_t)snprintf(todo, sizeof(b->todo), "%s/%s", path[0] == '/' ? "" : cwd, path) >=
+	    sizeof(b->todo))
 		return fail(e, -ENAMETOOLONG, NULL, "path too long");
 	err = walk_root(w, e);
 	while (!err && (c = next_component(&rest))) {
@@ -228,7 +234,7 @@ static int walk(struct walk *w, const char *path, int *fd, struct stat *st, char
 					   strerror(-err));
 		}
 		if (S_ISLNK(st->st_mode)) {
-			err = walk_symlink(w, *fd, st, c, todo, sizeof(todo), rest, e);
+			err = walk_symlink(w, *fd, st, c, b, rest, e);
 			rest = todo;
 		} else if (last) {
 			memcpy(name, c, strnlen(c, NAME_MAX));
@@ -236,8 +242,8 @@ static int walk(struct walk *w, const char *path, int *fd, struct stat *st, char
 			return 0;
 		} else if (!S_ISDIR(st->st_mode)) {
 			err = fail(e, -ENOTDIR, NULL, "%s/%s: not a directory", w->real, c);
-		} else if ((size_t)snprintf(cwd, sizeof(cwd), "%s/%s", w->real, c) >=
-			   sizeof(cwd)) {
+		} else if ((size_t)snprintf(cwd, sizeof(b->cwd), "%s/%s", w->real, c) >=
+			   sizeof(b->cwd)) {
 			err = fail(e, -ENAMETOOLONG, NULL, "path too long");
 		} else {
 			err = walk_enter(w, *fd, cwd, e);
@@ -248,6 +254,19 @@ static int walk(struct walk *w, const char *path, int *fd, struct stat *st, char
 		*fd = -1;
 	}
 	return err ? err : fail(e, -EISDIR, NULL, "a directory, not a profile");
+}
+
+static int walk(struct walk *w, const char *path, int *fd, struct stat *st, char *name,
+		struct profile_file_error *e)
+{
+	struct walk_buf *b = malloc(sizeof(*b));
+	int err;
+
+	if (!b)
+		return fail(e, -ENOMEM, NULL, "out of memory");
+	err = walk_in(w, b, path, fd, st, name, e);
+	free(b);
+	return err;
 }
 
 /* The checks of the file itself (st: not followed). */

@@ -5,7 +5,9 @@
 # the same way:
 #   - the program, a script's #! interpreters and the ELF interpreter are opened as the
 #     sandboxed user: one only root can reach gives 126, a FIFO in their place never hangs;
-#   - #! scripts run with the interpreter, its argument and the script's path.
+#   - #! scripts run with the interpreter, its argument and the script's path;
+#   - fds 0, 1 and 2 closed: the program finds /dev/null there (and glibc does not kill it);
+#   - a small stack (ulimit -s 100) with long arguments: credbox does not crash.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 CB=$PWD/build/credbox
@@ -109,6 +111,34 @@ both "a script only root may execute" 126 "Permission denied" -- "$T/pub/root-on
 printf '#!%s/pub/fifo\n' "$T" >"$T/pub/fifo.sh"
 chmod 755 "$T/pub/fifo.sh"
 both "#! naming a FIFO" 126 "not a regular file" -- "$T/pub/fifo.sh"
+
+# ---- closed fds 0-2: /dev/null there, or glibc (secure mode) kills the program at start -------
+"$CB" --profile "$T/exec.ini" -- /bin/cat <&- >"$T/out" 2>&1
+rc=$?
+ok $([ $rc = 0 ] && [ ! -s "$T/out" ]; echo $?) "stdin closed: the program runs, reads EOF (got $rc)" \
+	"$(cat "$T/out")"
+out=$("$CB" --profile "$T/exec.ini" -- /bin/sh -c \
+	'[ /proc/self/fd/0 -ef /dev/null ] && [ /proc/self/fd/1 -ef /dev/null ] && echo yes >&2' \
+	2>&1 <&- >&-)
+[ "$out" = yes ]
+ok $? "stdin and stdout closed: both are /dev/null for the program" "$out"
+out=$("$CB" --profile "$T/exec.ini" -- /bin/sh -c 'readlink /proc/self/fd/2' 2>&-)
+[ "$out" = /dev/null ]
+ok $? "stderr closed: it is /dev/null for the program" "$out"
+
+# ---- a small stack: credbox keeps its large structures off it ---------------------------------
+big=()
+for i in $(seq 600); do big+=("$(printf "%0100d" "$i")"); done
+for kb in 30 60; do
+	args=("${big[@]:0:$((kb * 10))}")
+	a=$(bash -c 'ulimit -s 100; exec "$@"' _ /bin/echo "${args[@]}" 2>&1)
+	b=$(bash -c 'ulimit -s 100; exec "$@"' _ "$CB" --profile "$T/exec.ini" -- /bin/echo \
+		"${args[@]}" 2>&1)
+	rc=$?
+	[ $rc = 0 ] && [ "$a" = "$b" ]
+	ok $? "ulimit -s 100 and $kb KB of arguments: credbox runs the program (got $rc)" \
+		"${b:0:300}"
+done
 
 [ $have_setpriv = 1 ] || skip "execve as nobody as the control" "setpriv cannot switch to nobody"
 echo "1..$n"

@@ -109,6 +109,21 @@ r2=$("$RUN" "$LT/probe-static" random)
 [[ $r1 =~ ^[0-9a-f]{32}$ ]] && [ "$r1" != "$r2" ] && [ "$r1" != 00000000000000000000000000000000 ]
 ok $? "AT_RANDOM: 16 bytes, fresh on every start" "$r1 / $r2"
 
+# A small stack limit with long arguments: execve accepts up to 128 KiB (ARG_MAX) of them
+# however small the limit, and leaves the program room below them.
+big=()
+for i in $(seq 600); do big+=("$(printf "%0100d" "$i")"); done
+for kb in 30 60; do
+	args=("${big[@]:0:$((kb * 10))}")
+	a=$(bash -c 'ulimit -s 100; exec "$@"' _ "$LT/probe-pie" args "${args[@]}" 2>&1)
+	sa=$?
+	b=$(bash -c 'ulimit -s 100; exec "$@"' _ "$RUN" "$LT/probe-pie" args "${args[@]}" 2>&1)
+	sb=$?
+	[ "$sa" = 0 ] && [ "$sb" = 0 ] && [ "$a" = "$b" ]
+	ok $? "ulimit -s 100 and $kb KB of arguments: as under execve" "execve: $sa ${a:0:200}
+loader: $sb ${b:0:200}"
+done
+
 # ASLR: a PIE program lands at ELF_ET_DYN_BASE (0x555555554000) plus a random offset of its
 # own, below 2^40 bytes above it, and its libraries in the mmap region, randomised apart from
 # it: the image-to-libc distance differs on every run ("offset2lib"), under execve as well.
