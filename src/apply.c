@@ -161,6 +161,37 @@ static int not_found(const struct plan *plan, int e, int line, struct failure *e
 }
 
 /*
+ * The program starts in [program] cwd, not where credbox was started: a relative name (from
+ * the command line, or a relative PATH entry) is made absolute against the directory it was
+ * meant from, or a script's interpreter, which reopens the script by that name, would miss
+ * it. Not resolved further: the name of a symbolic link stays the program's (busybox).
+ */
+static int make_absolute(char *path, size_t size)
+{
+	size_t skip = 0, len, n;
+	char *cwd;
+
+	if (path[0] == '/')
+		return 0;
+	while (path[skip] == '.' && path[skip + 1] == '/')
+		skip += 2;			/* "./prog": "/dir/prog", not "/dir/./prog" */
+	len = strlen(path + skip);
+	cwd = getcwd(NULL, 0);
+	if (!cwd)
+		return -errno;
+	n = strcmp(cwd, "/") ? strlen(cwd) : 0;
+	if (n + 1 + len >= size) {
+		free(cwd);
+		return -ENAMETOOLONG;
+	}
+	memmove(path + n + 1, path + skip, len + 1);
+	memcpy(path, cwd, n);
+	path[n] = '/';
+	free(cwd);
+	return 0;
+}
+
+/*
  * Step 1: find, open, check and map the program as execve would for the sandboxed identity:
  * PATH searched, the program, a script's #! interpreters and the ELF interpreter opened with
  * its fsuid, fsgid and groups, so a program or interpreter only root can reach does not run
@@ -181,6 +212,8 @@ static int load_program(const struct plan *plan, struct loader_image *img,
 			    e == -EPERM ? "start credbox as root" : NULL, e,
 			    "cannot take on the identity of %s: %s", plan->run.name, strerror(-e));
 	found = apply_find_program(plan, path, sizeof(path));
+	if (!found)
+		found = make_absolute(path, sizeof(path));
 	e = found ? found : loader_prepare(img, path, err);
 	if (preopen_leave(&saved)) {
 		if (!e)

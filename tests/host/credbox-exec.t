@@ -97,6 +97,12 @@ both "a #! script runs as execve runs it" 3 "" -- "$T/pub/hello.sh" one "two wor
 out=$("$CB" --profile "$T/exec.ini" -- "$T/pub/hello.sh" one 2>&1)
 [ "$out" = "uid 65534: $T/pub/hello.sh [one] []" ]
 ok $? "the script sees its path as \$0 and runs as nobody" "$out"
+out=$(cd "$T/pub" && "$CB" --profile "$T/exec.ini" -- ./hello.sh one 2>&1)
+[ "$out" = "uid 65534: $T/pub/hello.sh [one] []" ]
+ok $? "a script named relative to credbox's directory (the program starts in /)" "$out"
+(cd "$T/pub" && "$CB" --profile "$T/exec.ini" -- ./prog 2>/dev/null)
+rc=$?
+ok $([ $rc = 7 ]; echo $?) "an ELF program named relative to credbox's directory (got $rc)"
 printf '#!/bin/echo  one argument \n' >"$T/pub/echo"
 chmod 755 "$T/pub/echo"
 both "#! with an argument" 0 "" -- "$T/pub/echo" x
