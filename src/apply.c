@@ -107,12 +107,57 @@ int apply_find_program(const struct plan *plan, char *out, size_t size)
  * compiled here too: they are loaded after loader_build_stack has moved brk, when glibc's
  * sbrk points into memory that is no longer the heap and nothing may allocate any more.
  */
+/*
+ * A read-only grant is enforced by Landlock and nothing else: the fd carries its owner's
+ * credentials, and the owner may write. A kernel without Landlock, or whose Landlock lacks
+ * the truncate right, cannot hold it to reading, whatever "landlock =" says: refuse it.
+ */
+static int check_ro_grants(const struct plan *plan, int abi, struct failure *err)
+{
+	char why[64];
+	size_t i;
+
+	if (landlock_enforces_ro(abi))
+		return 0;
+	if (abi < 0)
+		snprintf(why, sizeof(why), "no Landlock: %s",
+			 abi == -ENOSYS ? "not built in" : "not enabled at boot, see lsm=");
+	else
+		snprintf(why, sizeof(why), "Landlock ABI %d has no truncate right", abi);
+	for (i = 0; i < plan->ndirs; i++) {
+		const struct policy_dir *pd = &plan->pol->dirs[i];
+
+		if (plan->dirs[i].rw)
+			continue;
+		return fail(err, EXIT_CREDBOX, profile_seen(&pd->sec, SEC_DIR, "access"),
+			    "boot a kernel with Landlock ABI 3 or newer (Linux 6.2), or remove the "
+			    "grant", -EOPNOTSUPP,
+			    "[dir %s] access = ro: the fd carries %s's credentials, and nothing on "
+			    "this kernel would keep them from writing (%s)", plan->dirs[i].name,
+			    plan->dirs[i].id.name, why);
+	}
+	return 0;
+}
+
 static int preflight(const struct plan *plan, struct filter_bpf *bpf, struct redirect *rd,
 		     struct failure *err)
 {
 	const struct policy *pol = plan->pol;
 	int e, abi;
 
+	/* Running without the Landlock the admin required would widen the sandbox. */
+	abi = landlock_abi();
+	if (plan->landlock_required && abi < 0)
+		return fail(err, EXIT_CREDBOX, landlock_line(pol),
+			    "set \"landlock = best-effort\" in [filesystem] to run without it, or "
+			    "boot a kernel with Landlock", abi,
+			    "%s, but this kernel has no Landlock (%s)",
+			    profile_seen(&pol->fs.sec, SEC_FILESYSTEM, "landlock") ?
+			    "landlock = required" : "Landlock is required by default",
+			    abi == -ENOSYS ? "not built in" : "not enabled at boot, see lsm=");
+	e = check_ro_grants(plan, abi, err);
+	if (e)
+		return e;
 	/* A kernel without the feature must stop us before the first change (fail closed). */
 	if (plan->ndirs) {
 		e = preopen_probe();
@@ -127,16 +172,6 @@ static int preflight(const struct plan *plan, struct filter_bpf *bpf, struct red
 				    "[dir %s]: cannot probe for O_CRED_ALLOW: %s",
 				    plan->dirs[0].name, strerror(-e));
 	}
-	/* Running without the Landlock the admin required would widen the sandbox. */
-	abi = landlock_abi();
-	if (plan->landlock_required && abi < 0)
-		return fail(err, EXIT_CREDBOX, landlock_line(pol),
-			    "set \"landlock = best-effort\" in [filesystem] to run without it, or "
-			    "boot a kernel with Landlock", abi,
-			    "%s, but this kernel has no Landlock (%s)",
-			    profile_seen(&pol->fs.sec, SEC_FILESYSTEM, "landlock") ?
-			    "landlock = required" : "Landlock is required by default",
-			    abi == -ENOSYS ? "not built in" : "not enabled at boot, see lsm=");
 	/* The profile's filter, with the traps of the redirect runtime when it is armed. */
 	return redirect_prepare(plan, rd, bpf, err);
 }

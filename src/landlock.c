@@ -49,7 +49,8 @@ struct ll_path_beneath {
 
 static const struct landlock_gap gaps[] = {
 	{ 2, "REFER", "files cannot be linked or renamed between directories at all" },
-	{ 3, "TRUNCATE", "truncate(2) on files in the granted trees is not restricted" },
+	{ 3, "TRUNCATE", "O_TRUNC and truncate(2) are not restricted: read-only grants are "
+	  "refused" },
 	{ 4, "network rules", "(credbox does not use them)" },
 	{ 5, "IOCTL_DEV", "ioctl on device files is not restricted by Landlock" },
 	{ 6, "scopes", "signals and abstract unix sockets can reach processes outside" },
@@ -75,6 +76,11 @@ int landlock_missing(int abi, size_t i, struct landlock_gap *out)
 		}
 	}
 	return -ENOENT;
+}
+
+int landlock_enforces_ro(int abi)
+{
+	return abi >= 3;
 }
 
 uint64_t landlock_handled_fs(int abi)

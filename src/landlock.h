@@ -23,6 +23,12 @@ struct landlock_gap {
 /* Row i of the gaps of `abi`: 0, or -ENOENT past the last one. */
 int landlock_missing(int abi, size_t i, struct landlock_gap *out);
 
+/*
+ * Whether Landlock at abi can hold a read-only grant to reading: it needs the truncate right
+ * (ABI 3), or O_TRUNC through the fd would still empty a file. 1 or 0.
+ */
+int landlock_enforces_ro(int abi);
+
 /* Access masks credbox uses for abi (exported for tests). */
 uint64_t landlock_handled_fs(int abi);
 uint64_t landlock_access_ro(int abi, int exec);

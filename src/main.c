@@ -252,6 +252,11 @@ static void describe_kernel(const struct plan *plan)
 			printf("                  %s (ABI %d): %s\n", gap.what, gap.abi,
 			       gap.consequence);
 	}
+	for (i = 0; i < plan->ndirs && plan->dirs[i].rw; i++)
+		;
+	if (i < plan->ndirs && !landlock_enforces_ro(abi))
+		printf("  read-only grants cannot be enforced here ([dir %s]): a run stops before "
+		       "any change (exit 125)\n", plan->dirs[i].name);
 	printf("  seccomp       libseccomp %u.%u.%u, API level %u\n",
 	       seccomp_version()->major, seccomp_version()->minor, seccomp_version()->micro,
 	       seccomp_api_get());

@@ -206,6 +206,22 @@ EOF_EXPECT
 ok $([ $rc -eq $((128 + 31)) ] && ! grep -q 'still alive' "$TMP/out"; echo $?) \
 	"action = kill: a denied call (@clock) kills the program with SIGSYS"
 
+# ---- a read-only grant that nothing would enforce (issue 11.7) --------------------------------
+# nolandlock runs credbox as on a kernel without Landlock; "landlock = best-effort" does not
+# make an ro grant acceptable: the fd carries its owner's credentials, which may write.
+NOLL=$ROOT/build/tests/host/nolandlock
+(cd "$P" && "$NOLL" "$CB" --profile ./nolandlock-ro.ini -- /bin/true 2>"$TMP/err.raw")
+rc=$?
+sed 's|^\./||' "$TMP/err.raw" >"$TMP/err"
+diff -u "$P/nolandlock-ro.err" "$TMP/err" >"$TMP/diff"
+ok $([ $rc -eq 125 ] && [ ! -s "$TMP/diff" ]; echo $?) \
+	"an ro grant without Landlock, landlock = best-effort: 125, the access line, why (got $rc)"
+[ -s "$TMP/diff" ] && sed 's/^/# /' "$TMP/diff"
+sed 's/^access = ro$/access = rw/' "$P/nolandlock-ro.ini" >"$TMP/nolandlock-rw.ini"
+"$NOLL" "$CB" --profile "$TMP/nolandlock-rw.ini" -- /bin/true 2>"$TMP/err"
+ok $(! grep -q 'access' "$TMP/err"; echo $?) \
+	"... the same grant rw: not refused for want of Landlock"
+
 # ---- where the program starts: working directory, umask, session, terminal ------------------
 # status_of OUT CMD...: how CMD ended ("exit N" or "signal N"), its output in OUT, started as a
 # process group leader as an interactive shell starts a job: setsid(2) refuses a group leader.

@@ -8,7 +8,7 @@ HOST_TFLAGS = $(filter-out -O2,$(CFLAGS)) -O1
 FUZZ_TIME  ?= 300
 
 TEST_BINS += $(HT)/t-profile $(HT)/t-privdrop $(HT)/t-landlock $(HT)/t-filter \
-	     $(HT)/t-preopen $(HT)/sysprobe
+	     $(HT)/t-preopen $(HT)/sysprobe $(HT)/nolandlock
 ifneq ($(shell command -v clang),)
 TEST_BINS += $(HT)/fuzz-profile
 endif
@@ -18,6 +18,10 @@ $(HT):
 
 $(HT)/t-%: tests/host/t-%.c tests/host/tap.h $(B)/libcredbox.a | $(HT)
 	$(CC) $(HOST_TFLAGS) -Itests/host -o $@ $< $(B)/libcredbox.a $(LDLIBS)
+
+# credbox as on a kernel without Landlock (a seccomp filter fails landlock_create_ruleset).
+$(HT)/nolandlock: tests/host/nolandlock.c | $(HT)
+	$(CC) $(HOST_TFLAGS) -o $@ $< $(LDLIBS)
 
 # A small program the filter probe runs under credbox's filters (no libseccomp in it).
 $(HT)/sysprobe: tests/host/sysprobe.c | $(HT)
