@@ -66,7 +66,8 @@ static struct slot *slot_get(struct resolver *r, int nr, const char *name)
 
 static int act_eq(struct filter_act a, struct filter_act b)
 {
-	return a.kind == b.kind && (a.kind != FILTER_ERRNO || a.errnum == b.errnum);
+	return a.kind == b.kind &&
+	       ((a.kind != FILTER_ERRNO && a.kind != FILTER_MARK) || a.errnum == b.errnum);
 }
 
 static const char *act_str(struct filter_act a, char *buf, size_t size)
@@ -205,16 +206,15 @@ static void merge(struct filter_spec *spec, const struct resolver *allow,
 
 	if (spec->allow_list) {
 		for (i = 0; i < deny->n; i++)
-			spec->e[spec->n++] = (struct filter_entry){ deny->s[i].nr, NULL,
-								    deny->s[i].act, deny->s[i].line,
-								    deny->s[i].from };
+			spec->e[spec->n++] = (struct filter_entry){
+				.nr = deny->s[i].nr, .act = deny->s[i].act,
+				.line = deny->s[i].line, .from = deny->s[i].from };
 	}
 	for (i = 0; i < primary->n; i++) {
 		if (!has_nr(secondary, primary->s[i].nr))
-			spec->e[spec->n++] = (struct filter_entry){ primary->s[i].nr, NULL,
-								    primary->s[i].act,
-								    primary->s[i].line,
-								    primary->s[i].from };
+			spec->e[spec->n++] = (struct filter_entry){
+				.nr = primary->s[i].nr, .act = primary->s[i].act,
+				.line = primary->s[i].line, .from = primary->s[i].from };
 	}
 }
 
@@ -296,6 +296,25 @@ static uint32_t scmp_action(struct filter_act a)
 	}
 }
 
+/* One entry: one rule, or two complementary ones on a bit of an argument. */
+static int add_rule(scmp_filter_ctx ctx, const struct filter_spec *spec,
+		    const struct filter_entry *e)
+{
+	int err = 0;
+
+	if (!e->has_cond)
+		return seccomp_rule_add(ctx, scmp_action(e->act), e->nr, 0);
+	/* libseccomp refuses a rule whose action is the default: leave that side to it. */
+	if (!act_eq(e->cond_act, spec->dflt))
+		err = seccomp_rule_add(ctx, scmp_action(e->cond_act), e->nr, 1,
+				       SCMP_CMP(e->cond_arg, SCMP_CMP_MASKED_EQ, e->cond_bit,
+						e->cond_bit));
+	if (!err && !act_eq(e->act, spec->dflt))
+		err = seccomp_rule_add(ctx, scmp_action(e->act), e->nr, 1,
+				       SCMP_CMP(e->cond_arg, SCMP_CMP_MASKED_EQ, e->cond_bit, 0));
+	return err;
+}
+
 static int build_profile(const struct filter_spec *spec, scmp_filter_ctx *out)
 {
 	scmp_filter_ctx ctx;
@@ -305,7 +324,7 @@ static int build_profile(const struct filter_spec *spec, scmp_filter_ctx *out)
 	if (err)
 		return err;
 	for (i = 0; !err && i < spec->n; i++)
-		err = seccomp_rule_add(ctx, scmp_action(spec->e[i].act), spec->e[i].nr, 0);
+		err = add_rule(ctx, spec, &spec->e[i]);
 	if (err) {
 		seccomp_release(ctx);
 		return err;

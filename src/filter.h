@@ -13,6 +13,7 @@
 #define CREDBOX_FILTER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "diag.h"
 
@@ -32,6 +33,10 @@ struct filter_entry {
 	struct filter_act act;
 	int line;		/* of the profile's entry that decided it */
 	const char *from;	/* that entry as written ("@clock", "ptrace:EPERM"), in the policy */
+	/* has_cond: calls whose argument cond_arg has the bit cond_bit set get cond_act instead */
+	int has_cond, cond_arg;
+	uint64_t cond_bit;
+	struct filter_act cond_act;
 };
 
 /* The profile's filter, resolved for the native architecture. */

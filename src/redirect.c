@@ -21,6 +21,7 @@
  * only a trap lifted. The always-denied filter is not touched.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -374,8 +375,22 @@ int redirect_prepare(const struct plan *plan, struct redirect *rd, struct filter
 			c->msg[nr] = message(c, &used, plan, nr, a, from);
 		if (kind != RT_KIND_NONE)
 			e = marker(a, vals, &nvals, &act);
-		if (!e && (act.kind != trapped.dflt.kind || act.errnum != trapped.dflt.errnum))
-			trapped.e[trapped.n++] = (struct filter_entry){ nr, NULL, act, 0, NULL };
+		if (e || (act.kind == trapped.dflt.kind && act.errnum == trapped.dflt.errnum))
+			continue;
+		trapped.e[trapped.n] = (struct filter_entry){ .nr = nr, .act = act };
+		/*
+		 * With AT_EMPTY_PATH, newfstatat and statx are glibc's fstat: fd calls, left
+		 * untrapped (with a path as well they are made with the program's own rights).
+		 */
+		if (kind == RT_KIND_REDIRECT && (nr == SCMP_SYS(newfstatat) || nr == SCMP_SYS(statx))) {
+			struct filter_entry *t = &trapped.e[trapped.n];
+
+			t->has_cond = 1;
+			t->cond_arg = nr == SCMP_SYS(statx) ? 2 : 3;
+			t->cond_bit = AT_EMPTY_PATH;
+			t->cond_act = a;
+		}
+		trapped.n++;
 	}
 	if (!e)
 		e = filter_compile(&trapped, bpf);

@@ -8,7 +8,7 @@ HOST_TFLAGS = $(filter-out -O2,$(CFLAGS)) -O1
 FUZZ_TIME  ?= 300
 
 TEST_BINS += $(HT)/t-profile $(HT)/t-privdrop $(HT)/t-landlock $(HT)/t-filter \
-	     $(HT)/t-preopen $(HT)/sysprobe $(HT)/nolandlock
+	     $(HT)/t-preopen $(HT)/t-redirect $(HT)/sysprobe $(HT)/nolandlock
 ifneq ($(shell command -v clang),)
 TEST_BINS += $(HT)/fuzz-profile
 endif

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * t-redirect: the redirecting filter and the runtime on the host's stock kernel, in forked
+ * children that arm the runtime and load the filters as credbox does: a plan with one
+ * transparent "grant", a plain directory fd (the stock kernel has no O_CRED_ALLOW, so an open
+ * redirected through it gets openat2's EINVAL for the unknown OA2_CRED_INHERIT: that is how
+ * the test sees the redirection happen). TAP.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+
+#include "plan.h"
+#include "profile.h"
+#include "redirect.h"
+#include "tap.h"
+
+#define TREE	"/tmp/credbox-t-redirect"
+
+static const char profile[] =
+	"[program]\npath = /x\n[identity]\nuser = nobody\n"
+	"[seccomp]\npolicy = allow-list\n"
+	"allow = @basic-io, @file-system, @memory, @signal, @process\n"
+	"deny = uname:ENODATA\naction = kill\n";
+
+static struct policy pol;
+static struct plan plan;
+
+static int setup(void)
+{
+	struct diag d;
+	int e;
+
+	diag_init(&d, "t.ini");
+	e = profile_parse_buffer(profile, strlen(profile), &pol, &d);
+	if (!e)
+		e = filter_resolve(&pol.seccomp, &plan.filter, &d);
+	diag_free(&d);
+	plan.pol = &pol;
+	plan.program = "t-redirect";
+	plan.profile = "t.ini";
+	plan.ndirs = 1;
+	plan.dirs[0].name = "tree";
+	plan.dirs[0].path = TREE;
+	plan.dirs[0].fd = 10;
+	plan.dirs[0].rw = 1;
+	plan.dirs[0].transparent = 1;
+	return e;
+}
+
+/* Checks run under the filters; a bit per failure. */
+static int checks(void)
+{
+	struct stat st;
+	char buf[256];
+	int bad = 0, fd;
+
+	/* Outside the tree: made as asked, from the runtime's instruction. */
+	fd = open("/etc/passwd", O_RDONLY);
+	bad |= (fd < 0) << 0;
+	/* glibc's fstat is newfstatat(fd, "", AT_EMPTY_PATH): not trapped, works. */
+	bad |= (fstat(fd, &st) < 0) << 1;
+	close(fd);
+	bad |= (stat("/etc/passwd", &st) < 0) << 2;
+	bad |= (access("/etc/passwd", R_OK) < 0) << 3;
+	/* In the tree: through the grant, so the stock kernel's EINVAL for OA2_CRED_INHERIT. */
+	errno = 0;
+	fd = open(TREE "/file", O_RDONLY);
+	bad |= !(fd < 0 && errno == EINVAL) << 4;
+	fd = open(TREE "/../credbox-t-redirect-outside", O_RDONLY);
+	bad |= (fd < 0) << 5;	/* lexically outside: made as asked */
+	close(fd);
+	/* rt_sigprocmask and rt_sigaction are trapped and emulated: they still work. */
+	{
+		sigset_t s;
+
+		sigemptyset(&s);
+		sigaddset(&s, SIGUSR1);
+		bad |= (sigprocmask(SIG_BLOCK, &s, NULL) || sigprocmask(SIG_BLOCK, NULL, &s) ||
+			!sigismember(&s, SIGUSR1)) << 6;
+		bad |= (signal(SIGUSR2, SIG_IGN) == SIG_ERR) << 7;
+	}
+	/* A denied call: its errno. */
+	bad |= !(syscall(SYS_uname, buf) < 0 && errno == ENODATA) << 8;
+	/* getcwd outside any tree: the kernel's. */
+	bad |= !getcwd(buf, sizeof(buf)) << 9;
+	return bad;
+}
+
+static int run_armed(int (*fn)(void), int *armed)
+{
+	struct redirect rd;
+	struct filter_bpf bpf;
+	struct failure err;
+	int status, e;
+	pid_t pid;
+
+	memset(&err, 0, sizeof(err));
+	e = redirect_prepare(&plan, &rd, &bpf, &err);
+	if (e) {
+		printf("# redirect_prepare: %s\n", err.msg);
+		return -1;
+	}
+	*armed = rd.armed;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		int dfd = open(TREE, O_RDONLY | O_DIRECTORY);
+
+		if (dfd < 0 || dup2(dfd, 10) < 0 || redirect_arm(&rd) ||
+		    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || filter_install(&bpf))
+			_exit(99);
+		e = fn();
+		if (e)
+			printf("# failed checks: mask 0x%x\n", e);
+		fflush(stdout);
+		_exit(e ? 1 : 0);
+	}
+	waitpid(pid, &status, 0);
+	filter_bpf_free(&bpf);
+	return status;
+}
+
+/* The patched filter: no marker left, every appended block as the comment in redirect.c. */
+static void check_bpf(void)
+{
+	struct redirect rd;
+	struct filter_bpf bpf;
+	struct failure err;
+	const struct sock_filter *p;
+	unsigned int i, markers = 0, traps = 0;
+
+	memset(&err, 0, sizeof(err));
+	if (redirect_prepare(&plan, &rd, &bpf, &err)) {
+		tap_ok(0, "redirect_prepare compiles the profile");
+		return;
+	}
+	p = bpf.insns[1];
+	for (i = 0; i < bpf.len[1]; i++) {
+		if (p[i].code != (BPF_RET | BPF_K))
+			continue;
+		markers += (p[i].k & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_TRACE;
+		if ((p[i].k & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_TRAP)
+			traps += i >= 5 && p[i - 1].code == (BPF_RET | BPF_K) &&
+				 p[i - 5].code == (BPF_LD | BPF_W | BPF_ABS) &&
+				 p[i - 5].k == offsetof(struct seccomp_data, instruction_pointer);
+	}
+	tap_ok(markers == 0, "no marker of the compile is left in the filter");
+	tap_ok(traps > 1, "every trap follows its instruction-pointer test and the verdict");
+	filter_bpf_free(&bpf);
+}
+
+int main(void)
+{
+	int status, armed = 0;
+
+	mkdir(TREE, 0755);
+	close(open(TREE "/file", O_CREAT | O_WRONLY, 0644));
+	close(open(TREE "/../credbox-t-redirect-outside", O_CREAT | O_WRONLY, 0644));
+	if (!tap_ok(setup() == 0, "the test profile parses"))
+		return 1;
+	check_bpf();
+	status = run_armed(checks, &armed);
+	tap_ok(armed, "a transparent grant arms the runtime");
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "under the filters: opens, stat, access, fstat, signal calls, a denial, getcwd "
+	       "behave; a tree path is opened through the grant");
+	if (!WIFEXITED(status))
+		printf("# child killed by signal %d\n", WTERMSIG(status));
+	unlink(TREE "/file");
+	unlink(TREE "/../credbox-t-redirect-outside");
+	rmdir(TREE);
+	printf("1..%d\n", tap_n);
+	return tap_failed != 0;
+}
