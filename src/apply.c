@@ -330,6 +330,10 @@ int apply_session(const struct plan *plan, int *wait_status, struct failure *err
 static int enter_cwd(const struct plan *plan, struct failure *err)
 {
 	umask(plan->umask);
+	/* In a transparent tree the runtime keeps the program's directory; the kernel's is /. */
+	if (redirect_in_tree(plan, plan->cwd))
+		return chdir("/") < 0 ? fail(err, EXIT_CREDBOX, NO_LINE, NULL, -errno,
+					     "chdir /: %s", strerror(errno)) : 0;
 	if (chdir(plan->cwd) < 0)
 		return fail(err, EXIT_CREDBOX, plan->cwd_line ? plan->cwd_line : NO_LINE,
 			    "the working directory must be one the sandboxed user may search", -errno,

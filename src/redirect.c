@@ -342,8 +342,8 @@ int redirect_prepare(const struct plan *plan, struct redirect *rd, struct filter
 	c->exempt_ip = rd->base + RT_EXEMPT_RET_OFF;
 	slash = strrchr(plan->program, '/');
 	snprintf(c->prog, sizeof(c->prog), "%s", slash ? slash + 1 : plan->program);
-	if (!getcwd(c->cwd, sizeof(c->cwd)))
-		c->cwd[0] = '\0';
+	/* The program starts in [program] cwd: in a tree, the runtime keeps it (apply.c). */
+	snprintf(c->cwd, sizeof(c->cwd), "%s", plan->cwd ? plan->cwd : "/");
 	fill_grants(plan, c);
 
 	/* Which calls trap, and the profile's filter with markers in their place. */
@@ -408,6 +408,24 @@ int redirect_prepare(const struct plan *plan, struct redirect *rd, struct filter
 		memset(rd, 0, sizeof(*rd));
 		return fail(err, plan->pol->seccomp.sec.line, NULL, e,
 			    "[seccomp]: cannot build the redirecting filter: %s", strerror(-e));
+	}
+	return 0;
+}
+
+int redirect_in_tree(const struct plan *plan, const char *path)
+{
+	size_t i, len;
+
+	for (i = 0; path && path[0] == '/' && i < plan->ndirs; i++) {
+		const char *p = plan->dirs[i].path;
+
+		if (!plan->dirs[i].transparent)
+			continue;
+		len = strlen(p);
+		while (len > 1 && p[len - 1] == '/')
+			len--;
+		if (!strncmp(path, p, len) && (path[len] == '\0' || path[len] == '/'))
+			return 1;
 	}
 	return 0;
 }

@@ -44,6 +44,12 @@ struct redirect {
 int redirect_prepare(const struct plan *plan, struct redirect *rd, struct filter_bpf *bpf,
 		     struct failure *err);
 
+/*
+ * Whether the absolute path lies in a transparent tree (lexically, as the runtime decides):
+ * the program's working directory there is the runtime's to keep, not the kernel's.
+ */
+int redirect_in_tree(const struct plan *plan, const char *path);
+
 /* Install the runtime's SIGSYS handler (armed only). 0 or -errno. */
 int redirect_arm(const struct redirect *rd);
 

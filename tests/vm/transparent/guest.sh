@@ -73,6 +73,10 @@ if [ -x /gnu/bin/cat ]; then
 	out=$($CB --profile $P -- /gnu/bin/cp $D/README $D/COPY 2>&1)
 	ok $([ "$(cat $D/COPY 2>&1)" = hello ] && [ "$(stat -c %u $D/COPY)" = 1001 ]; echo $?) \
 		"coreutils cp README COPY: a copy owned by drive ($out)"
+	# [program] cwd in the tree: the runtime keeps it (the kernel's is /).
+	sed 's|^command_line = program$|command_line = program\ncwd = /srv/tp/drive/sub|' $P >$O/cwd.ini
+	out=$($CB --profile $O/cwd.ini -- /gnu/bin/cat NESTED.TXT ../README 2>&1 | tr '\n' ' ')
+	ok $([ "$out" = "nested hello " ]; echo $?) "[program] cwd = $D/sub: cat NESTED.TXT ../README: $out"
 	# TODO issue 13: mv, rm, mkdir need the kernel's directory operations with the owner's
 	# credentials; until then they fail with EACCES, as they would without the grant.
 	out=$($CB --profile $P -- /gnu/bin/mkdir $D/NEWDIR 2>&1)
