@@ -15,6 +15,7 @@
 # CREDBOX_E2E_CREDBOX=FILE runs another build of credbox in the guest (debugging).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+. tests/vm/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -35,26 +36,4 @@ status=$?
 echo "# one boot: $((SECONDS - start)) s, vm-run exit $status"
 
 # Number the guest's results; everything else becomes a comment.
-awk '
-	{ sub(/\r$/, "") }
-	/^ok - / { n++; print "ok " n " " substr($0, 4); next }
-	/^not ok - / { n++; print "not ok " n " " substr($0, 8); next }
-	/^@@e2e-done$/ { done = 1; next }
-	/^#/ { print; next }
-	{ print "# " $0 }
-	END {
-		n++
-		print (done ? "ok " : "not ok ") n " - the guest script ran to its end"
-		print "1.." n
-	}' "$tmp/out" >"$tmp/tap"
-sed 's/^/# vm-run: /' "$tmp/err" >>"$tmp/tap"
-if [ "$status" -ne 0 ]; then
-	# A kernel report or a dead guest: one more failure, and the plan grows with it.
-	n=$(sed -n 's/^1\.\.//p' "$tmp/tap")
-	sed -i '/^1\.\./d' "$tmp/tap"
-	echo "not ok $((n + 1)) - vm-run exit status $status (kernel report, timeout or guest failure)" \
-		>>"$tmp/tap"
-	echo "1..$((n + 1))" >>"$tmp/tap"
-fi
-cat "$tmp/tap"
-! grep -q '^not ok' "$tmp/tap"
+guest_tap "$tmp/out" "$tmp/err" @@e2e-done "$status"

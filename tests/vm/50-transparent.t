@@ -8,6 +8,7 @@
 # tests/vm/transparent/guest.sh.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+. tests/vm/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -33,20 +34,4 @@ tests/vm/vm-run --timeout 900 "${add[@]}" -- 'sh /credbox/transparent/guest.sh' 
 	>"$tmp/out" 2>"$tmp/err"
 status=$?
 echo "# one boot: $((SECONDS - start)) s, vm-run exit $status"
-awk '
-	{ sub(/\r$/, "") }
-	/^ok - / { n++; print "ok " n " " substr($0, 4); next }
-	/^not ok - / { n++; print "not ok " n " " substr($0, 8); next }
-	/^@@tp-done$/ { done = 1; next }
-	/^#/ { print; next }
-	{ print "# " $0 }
-	END {
-		n++
-		print (done ? "ok " : "not ok ") n " - the guest script ran to its end"
-		n++
-		print (status == 0 ? "ok " : "not ok ") n " - vm-run exit status " status
-		print "1.." n
-	}' status="$status" "$tmp/out" >"$tmp/tap"
-sed 's/^/# vm-run: /' "$tmp/err" >>"$tmp/tap"
-cat "$tmp/tap"
-! grep -v '# TODO' "$tmp/tap" | grep -q '^not ok'
+guest_tap "$tmp/out" "$tmp/err" @@tp-done "$status"

@@ -122,3 +122,28 @@ ksft_cc() {
 	"${CC:-cc}" -static -O2 -g -Wall -D_GNU_SOURCE= -isystem "$KHDR" \
 		-I "$KSRC/tools/testing/selftests" -o "$out" "$@"
 }
+
+# guest_tap OUT ERR MARKER STATUS: the TAP of a guest script that prints "ok - WHAT" and
+# "not ok - WHAT" lines (numbered here; anything else becomes a comment) and MARKER last:
+# one more result for reaching MARKER, one for vm-run's STATUS, vm-run's stderr ERR as
+# comments, and the plan. Exits non-zero when a result failed (not counting # TODO).
+guest_tap() {
+	awk -v marker="$3" -v status="$4" '
+		{ sub(/\r$/, "") }
+		/^ok - / { n++; print "ok " n " " substr($0, 4); next }
+		/^not ok - / { n++; print "not ok " n " " substr($0, 8); next }
+		$0 == marker { done = 1; next }
+		/^#/ { print; next }
+		{ print "# " $0 }
+		END {
+			n++
+			print (done ? "ok " : "not ok ") n " - the guest script ran to its end"
+			n++
+			print (status == 0 ? "ok " : "not ok ") n " - vm-run exit status " status \
+				(status == 0 ? "" : " (kernel report, timeout or guest failure)")
+			print "1.." n
+		}' "$1" >"$1.tap"
+	sed 's/^/# vm-run: /' "$2" >>"$1.tap"
+	cat "$1.tap"
+	! grep -v '# TODO' "$1.tap" | grep -q '^not ok'
+}

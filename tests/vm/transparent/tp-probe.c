@@ -330,6 +330,24 @@ static void forked(void)
 	waitpid(pid, &status, 0);
 	check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	      "a forked child starts in the emulated directory and opens relative to it");
+	/* vfork: the child shares the runtime's memory, not the parent's directory. */
+	pid = vfork();
+	if (pid == 0) {
+		int fd = open("NESTED.TXT", O_RDONLY);
+
+		if (fd < 0 || chdir(T) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	{
+		char buf[256];
+
+		check(WIFEXITED(status) && WEXITSTATUS(status) == 0 && getcwd(buf, sizeof(buf)) &&
+		      !strcmp(buf, T "/sub"),
+		      "a vfork child opens relative to the emulated directory, and its chdir "
+		      "leaves the parent's alone (%s)", buf);
+	}
 	chdir("/");
 }
 
