@@ -116,6 +116,7 @@ _bench: all $(TEST_BINS)
 	tests/vm/bench-credbox
 	tests/vm/bench-transparent
 	$(MAKE) --no-print-directory bench-loader
+	$(MAKE) --no-print-directory bench-preopen
 
 clean:
 	rm -rf $(B)

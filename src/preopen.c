@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,9 @@
 #include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "preopen.h"
@@ -105,6 +109,9 @@ int preopen_hardlinks_protected(void)
 #define HINT_WRITABLE	"the tree must be writable only by its owner: chmod go-w, and check " \
 			"its group and ACLs (getfacl)"
 #define HINT_MOUNT	"grant each file system as its own [dir], or unmount it"
+#define HINT_DEVICE	"remove it, or mount the file system with nodev"
+#define HINT_SPECIAL	"a granted tree holds files and directories: remove it"
+#define HINT_SETID	"chmod u-s,g-s, or mount the file system with nosuid"
 #define HINT_SMALLER	"grant a smaller tree"
 #define HINT_SYMLINK	"give the real path, or set trust_symlinks = yes (see credbox.ini(5))"
 
@@ -160,47 +167,165 @@ static int mount_id(int fd, unsigned long long *id)
 }
 
 struct walk {
+	const struct plan_dir *dir;		/* its owner may change the tree, nobody else */
 	const struct plan_ident *sandbox;
 	unsigned long long top_mnt;
-	size_t ndirs;
+	unsigned long mnt_flags;		/* statvfs f_flag of the tree: ST_NODEV, ST_NOSUID */
+	size_t entries, max_entries;
 	struct failure *err;
-	char path[4096];
+	char path[PATH_MAX];
 };
 
-/* One directory of the tree: the sandboxed identity must not be able to change it. */
-static int check_one(struct walk *w, int fd)
+/* POSIX ACL xattrs (linux/posix_acl_xattr.h): a version word, then these entries. */
+struct acl_entry {
+	uint16_t tag;
+	uint16_t perm;
+	uint32_t id;
+};
+#define ACL_XATTR_VERSION	2
+#define ACL_USER_OBJ		0x01
+#define ACL_GROUP_OBJ		0x04
+#define ACL_MASK		0x10
+#define ACL_OTHER		0x20
+#define ACL_WRITE		0x02
+
+/*
+ * Whether the directory's default ACL would let anyone but the owner write in what is
+ * created there: an entry other than the owner's with write, through the mask if there is
+ * one. 1, 0, or -errno.
+ */
+static int default_acl_writable(int fd)
 {
-	struct preopen_fscred saved;
+	char buf[4 + 64 * sizeof(struct acl_entry)];
+	struct acl_entry e;
+	uint16_t mask = ACL_WRITE;
+	int writable = 0;
+	ssize_t n = fgetxattr(fd, "system.posix_acl_default", buf, sizeof(buf));
+	size_t off;
+
+	if (n < 0)
+		return errno == ENODATA || errno == EOPNOTSUPP ? 0 : errno == ERANGE ? 1 : -errno;
+	for (off = 4; off + sizeof(e) <= (size_t)n; off += sizeof(e)) {
+		memcpy(&e, buf + off, sizeof(e));
+		if (e.tag == ACL_MASK)
+			mask = e.perm & ACL_WRITE;
+	}
+	for (off = 4; off + sizeof(e) <= (size_t)n; off += sizeof(e)) {
+		memcpy(&e, buf + off, sizeof(e));
+		if (e.tag == ACL_OTHER)
+			writable |= e.perm & ACL_WRITE;
+		else if (e.tag != ACL_USER_OBJ && e.tag != ACL_MASK)
+			writable |= e.perm & mask;
+	}
+	return !!writable;
+}
+
+/* A directory of the tree: only its owner, or root, may change it. */
+static int check_dir(struct walk *w, int fd)
+{
+	uid_t owner = w->dir->id.uid;
 	unsigned long long mnt;
 	struct stat st;
-	int e, writable;
+	int e;
 
-	if (++w->ndirs > PREOPEN_MAX_TREE_DIRS)
-		return refuse(w->err, -E2BIG, HINT_SMALLER, w->path,
-			      "more than %d directories in the tree (credbox checks each)",
-			      PREOPEN_MAX_TREE_DIRS);
 	if (fstat(fd, &st) < 0)
 		return failed(w->err, "stat", w->path, -errno);
 	if (st.st_uid == w->sandbox->uid)
 		return refuse(w->err, -EPERM, HINT_OWNED, w->path,
 			      "owned by the sandboxed user, who could make it writable");
+	if (st.st_uid != owner && st.st_uid != 0)
+		return refuse(w->err, -EPERM, HINT_OWNED, w->path,
+			      "owned by uid %u, not by the [dir] owner (uid %u) or root: uid %u "
+			      "could make it writable", (unsigned)st.st_uid, (unsigned)owner,
+			      (unsigned)st.st_uid);
 	e = mount_id(fd, &mnt);
 	if (e)
 		return failed(w->err, "statx (mount id)", w->path, e);
 	if (mnt != w->top_mnt)
 		return refuse(w->err, -EXDEV, HINT_MOUNT, w->path,
 			      "a mount point inside the granted tree");
-	e = preopen_become(w->sandbox, &saved);
-	if (e)
-		return failed(w->err, "taking on the sandboxed identity", w->path, e);
-	writable = syscall(SYS_faccessat2, fd, "", W_OK, AT_EACCESS | AT_EMPTY_PATH) == 0;
-	e = preopen_leave(&saved);
-	if (e)
-		return failed(w->err, "restoring credentials", w->path, e);
-	if (writable)
+	if (st.st_mode & S_IWOTH)
+		return refuse(w->err, -EPERM, HINT_WRITABLE, w->path, "writable by others (mode %04o)",
+			      (unsigned)(st.st_mode & 07777));
+	/* With an access ACL the group bits are its mask: no group write, no named writer. */
+	if ((st.st_mode & S_IWGRP) &&
+	    fgetxattr(fd, "system.posix_acl_access", NULL, 0) > 0)
 		return refuse(w->err, -EPERM, HINT_WRITABLE, w->path,
-			      "writable by the sandboxed user (through its uid, groups or an ACL)");
+			      "an ACL lets another user or group write (mode %04o, whose group bits "
+			      "are the ACL's mask)", (unsigned)(st.st_mode & 07777));
+	if (st.st_mode & S_IWGRP)
+		return refuse(w->err, -EPERM, HINT_WRITABLE, w->path,
+			      "writable by its group, gid %u (mode %04o)", (unsigned)st.st_gid,
+			      (unsigned)(st.st_mode & 07777));
+	e = default_acl_writable(fd);
+	if (e < 0)
+		return failed(w->err, "reading its default ACL", w->path, e);
+	if (e)
+		return refuse(w->err, -EPERM, "remove the default ACL (setfacl -k), or its write "
+			      "entries", w->path, "its default ACL lets another user or group write "
+			      "in what is created there");
 	return 0;
+}
+
+/* Anything but a directory: files and symbolic links only, set-ID programs only if inert. */
+static int check_entry(struct walk *w, int dirfd, const char *name, unsigned char type)
+{
+	struct stat st;
+
+	if (type == DT_LNK || (type == DT_REG && (w->mnt_flags & ST_NOSUID)))
+		return 0;
+	if ((type == DT_CHR || type == DT_BLK) && (w->mnt_flags & ST_NODEV))
+		return 0;
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return failed(w->err, "stat", w->path, -errno);
+	if ((S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) && !(w->mnt_flags & ST_NODEV))
+		return refuse(w->err, -EPERM, HINT_DEVICE, w->path,
+			      "a device node (%s device %u:%u), which the fd would open with the "
+			      "owner's groups", S_ISCHR(st.st_mode) ? "character" : "block",
+			      major(st.st_rdev), minor(st.st_rdev));
+	if (S_ISFIFO(st.st_mode))
+		return refuse(w->err, -EPERM, HINT_SPECIAL, w->path,
+			      "a FIFO, on which the program could block or talk to another process");
+	if (S_ISSOCK(st.st_mode))
+		return refuse(w->err, -EPERM, HINT_SPECIAL, w->path,
+			      "a socket, an endpoint of another process");
+	if (!S_ISREG(st.st_mode) || (w->mnt_flags & ST_NOSUID))
+		return 0;
+	if (st.st_mode & S_ISUID)
+		return refuse(w->err, -EPERM, HINT_SETID, w->path,
+			      "a set-user-ID program (mode %04o), which runs with its owner's rights "
+			      "for whoever starts it", (unsigned)(st.st_mode & 07777));
+	/* Set-group-ID without group execute marks mandatory locking, not a program. */
+	if ((st.st_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
+		return refuse(w->err, -EPERM, HINT_SETID, w->path,
+			      "a set-group-ID program (mode %04o), which runs with its group's "
+			      "rights for whoever starts it", (unsigned)(st.st_mode & 07777));
+	return 0;
+}
+
+static int walk_tree(struct walk *w, int fd, int depth);
+
+/* One entry of the directory open at fd; w->path names it. */
+static int walk_entry(struct walk *w, int fd, const struct dirent *de, int depth)
+{
+	int child, e;
+
+	if (++w->entries > w->max_entries)
+		return refuse(w->err, -E2BIG, HINT_SMALLER, w->path,
+			      "more than %zu entries in the tree (credbox checks each at start)",
+			      w->max_entries);
+	if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
+		return check_entry(w, fd, de->d_name, de->d_type);
+	child = openat(fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (child < 0) {
+		/* ENOTDIR, ELOOP: not a directory after all */
+		return errno == ENOTDIR || errno == ELOOP ?
+		       check_entry(w, fd, de->d_name, DT_UNKNOWN) :
+		       failed(w->err, "open", w->path, -errno);
+	}
+	e = walk_tree(w, child, depth + 1);
+	close(child);
+	return e;
 }
 
 static int walk_tree(struct walk *w, int fd, int depth)
@@ -208,7 +333,7 @@ static int walk_tree(struct walk *w, int fd, int depth)
 	size_t len = strlen(w->path);
 	struct dirent *de;
 	DIR *dir;
-	int e = check_one(w, fd), sub;
+	int e = check_dir(w, fd), sub;
 
 	if (e)
 		return e;
@@ -225,33 +350,23 @@ static int walk_tree(struct walk *w, int fd, int depth)
 		return failed(w->err, "opendir", w->path, -errno);
 	}
 	while (!e && (de = readdir(dir))) {
-		int child;
-
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
-			continue;
 		snprintf(w->path + len, sizeof(w->path) - len, "/%s", de->d_name);
-		child = openat(fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (child < 0) {
-			/* ENOTDIR, ELOOP: not a directory after all */
-			e = errno == ENOTDIR || errno == ELOOP ? 0 :
-			    failed(w->err, "open", w->path, -errno);
-		} else {
-			e = walk_tree(w, child, depth + 1);
-			close(child);
-		}
+		e = walk_entry(w, fd, de, depth);
 		w->path[len] = '\0';
 	}
 	closedir(dir);
 	return e;
 }
 
-int preopen_check(const struct plan_dir *dir, const struct plan_ident *sandbox, int fd,
-		  struct failure *err)
+int preopen_check_bounded(const struct plan_dir *dir, const struct plan_ident *sandbox, int fd,
+			  size_t max_entries, struct failure *err)
 {
-	struct walk w = { .sandbox = sandbox, .err = err };
+	struct walk w = { .dir = dir, .sandbox = sandbox, .max_entries = max_entries,
+			  .err = err };
 	struct statfs sfs;
+	struct statvfs svfs;
 	struct stat st;
 	size_t i;
 	int e;
@@ -260,7 +375,7 @@ int preopen_check(const struct plan_dir *dir, const struct plan_ident *sandbox, 
 		return failed(err, "stat", dir->path, -errno);
 	if (!S_ISDIR(st.st_mode))
 		return refuse(err, -ENOTDIR, HINT_NOT_DIR, dir->path, "not a directory");
-	if (fstatfs(fd, &sfs) < 0)
+	if (fstatfs(fd, &sfs) < 0 || fstatvfs(fd, &svfs) < 0)
 		return failed(err, "statfs", dir->path, -errno);
 	for (i = 0; i < ARRAY_SIZE(pseudo_fs); i++) {
 		if ((unsigned long)sfs.f_type == pseudo_fs[i].magic)
@@ -277,8 +392,15 @@ int preopen_check(const struct plan_dir *dir, const struct plan_ident *sandbox, 
 	e = mount_id(fd, &w.top_mnt);
 	if (e)
 		return failed(err, "statx (mount id)", dir->path, e);
+	w.mnt_flags = svfs.f_flag;
 	snprintf(w.path, sizeof(w.path), "%s", dir->path);
 	return walk_tree(&w, fd, 0);
+}
+
+int preopen_check(const struct plan_dir *dir, const struct plan_ident *sandbox, int fd,
+		  struct failure *err)
+{
+	return preopen_check_bounded(dir, sandbox, fd, PREOPEN_MAX_TREE_ENTRIES, err);
 }
 
 int preopen_dir(const struct plan_dir *dir, const struct plan_ident *sandbox, int *fd,

@@ -11,12 +11,21 @@
  *    cgroup/cgroup2, debugfs, tracefs, securityfs, bpf, configfs, devpts, ...);
  *  - fs.protected_hardlinks is 1, so nobody can hard-link into the tree a file they could
  *    not already read and write;
- *  - no directory of the tree, the top included, is writable by the sandboxed identity
- *    (faccessat2 with its fsuid, fsgid and groups, so ACLs and LSMs count) or owned by it
- *    (it could chmod), so that neither the sandbox nor another process of its uid can plant
- *    hard links, symlinks or FUSE mounts (fusermount needs a writable mount point) in it;
+ *  - every directory of the tree, the top included, can be changed by its owner alone, so
+ *    that nobody else (the sandbox, another process of its uid, a third user) can plant
+ *    hard links, symlinks or FUSE mounts in it: owned by the [dir] owner or by root, not
+ *    writable by its group or by others (with a POSIX ACL the group bits are its mask, so
+ *    this covers every named entry), and no default ACL giving anyone else write in what
+ *    is created there;
  *  - no directory of the tree is a mount point (statx mount id differs from the top's):
- *    what is granted is one file system tree, as the admin saw it.
+ *    what is granted is one file system tree, as the admin saw it;
+ *  - nothing in it but files, directories and symbolic links: no device node (a disk
+ *    opened through the fd would use the owner's groups) unless the file system is mounted
+ *    nodev, no FIFO or socket, and no set-user-ID or set-group-ID program unless it is
+ *    mounted nosuid.
+ * The walk visits every entry once, as root, by fd (nothing it meets is opened but
+ * directories, O_NOFOLLOW), and stops at PREOPEN_MAX_TREE_ENTRIES entries or
+ * PREOPEN_MAX_DEPTH levels: a larger tree is refused, not half checked.
  */
 #ifndef CREDBOX_PREOPEN_H
 #define CREDBOX_PREOPEN_H
@@ -27,7 +36,7 @@
 #include "failure.h"
 #include "plan.h"
 
-#define PREOPEN_MAX_TREE_DIRS	100000
+#define PREOPEN_MAX_TREE_ENTRIES	100000
 #define PREOPEN_MAX_DEPTH	128
 
 /* The running kernel supports O_CRED_ALLOW: 0; -EOPNOTSUPP if openat2 refuses it; -errno. */
@@ -55,6 +64,9 @@ int preopen_dir(const struct plan_dir *dir, const struct plan_ident *sandbox, in
 /* The checks alone, on a directory fd opened some other way (host tests). 0 or -errno. */
 int preopen_check(const struct plan_dir *dir, const struct plan_ident *sandbox, int fd,
 		  struct failure *err);
+/* The same with another bound on the entries walked (tests, benchmark). */
+int preopen_check_bounded(const struct plan_dir *dir, const struct plan_ident *sandbox, int fd,
+			  size_t max_entries, struct failure *err);
 
 /* fs.protected_hardlinks is 1: 0, -EPERM if not, -errno if it cannot be read. */
 int preopen_hardlinks_protected(void);

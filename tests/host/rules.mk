@@ -23,6 +23,13 @@ $(HT)/t-%: tests/host/t-%.c tests/host/tap.h $(B)/libcredbox.a | $(HT)
 $(HT)/nolandlock: tests/host/nolandlock.c | $(HT)
 	$(CC) $(HOST_TFLAGS) -o $@ $< $(LDLIBS)
 
+# What checking a granted tree costs (make bench-preopen; README, "The numbers").
+$(HT)/preopen-bench: tests/host/preopen-bench.c tests/vm/bench.h $(B)/libcredbox.a | $(HT)
+	$(CC) $(filter-out -O2,$(CFLAGS)) -O2 -o $@ $< $(B)/libcredbox.a $(LDLIBS)
+.PHONY: bench-preopen
+bench-preopen: $(HT)/preopen-bench
+	$(HT)/preopen-bench 10000
+
 # A small program the filter probe runs under credbox's filters (no libseccomp in it).
 $(HT)/sysprobe: tests/host/sysprobe.c | $(HT)
 	$(CC) $(HOST_TFLAGS) -o $@ $<

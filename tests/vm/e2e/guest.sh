@@ -114,6 +114,12 @@ chmod 0755 /srv/e2e/sbx
 chmod 0700 /srv/e2e/mnt
 mount -t tmpfs -o mode=0700,uid=1001,gid=1001 tmpfs /srv/e2e/mnt/m
 ln -s a /srv/e2e/link
+# third: drive's tree with a directory another user owns; dev: drive's tree with a disk in it
+mkdir -p /srv/e2e/third/sub /srv/e2e/dev
+chown drive:drive /srv/e2e/third /srv/e2e/dev
+chown other:other /srv/e2e/third/sub
+chmod 0755 /srv/e2e/third /srv/e2e/third/sub
+mknod /srv/e2e/dev/sda b 8 0
 
 # bad NAME MESSAGES: the profile is a valid one (lines 1-11; line 8: "ro = $RO") plus the lines
 # on stdin (from 12); credbox must exit 125 without running the program, and its stderr must be
@@ -178,12 +184,26 @@ hint: the tree must be writable only by its owner: chown its directories to the 
 	owner = drive
 	access = rw
 	EOF
-bad bad-group-writable '@:13: [dir g] /srv/e2e/gw: writable by the sandboxed user (through its uid, groups or an ACL)
+bad bad-group-writable '@:13: [dir g] /srv/e2e/gw: writable by its group, gid 1100 (mode 0770)
 hint: the tree must be writable only by its owner: chmod go-w, and check its group and ACLs (getfacl)' <<-'EOF'
 	[dir g]
 	path = /srv/e2e/gw
 	owner = drive
 	access = rw
+	EOF
+bad bad-third-owner '@:13: [dir t] /srv/e2e/third/sub: owned by uid 1003, not by the [dir] owner (uid 1001) or root: uid 1003 could make it writable
+hint: the tree must be writable only by its owner: chown its directories to the [dir] owner' <<-'EOF'
+	[dir t]
+	path = /srv/e2e/third
+	owner = drive
+	access = ro
+	EOF
+bad bad-device-node "@:13: [dir d] /srv/e2e/dev/sda: a device node (block device 8:0), which the fd would open with the owner's groups
+hint: remove it, or mount the file system with nodev" <<-'EOF'
+	[dir d]
+	path = /srv/e2e/dev
+	owner = drive
+	access = ro
 	EOF
 bad bad-mount-inside '@:13: [dir m] /srv/e2e/mnt/m: a mount point inside the granted tree
 hint: grant each file system as its own [dir], or unmount it' <<-'EOF'
