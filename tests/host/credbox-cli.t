@@ -17,20 +17,23 @@ skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 # ---- bad profiles: exact message, 125, nothing opened, dropped or run --------------------
 have_strace=0
 command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null && have_strace=1
+# The marker of a run is a line on stdout, which no profile can keep the program from writing.
+RUN=(/bin/sh -c 'echo RAN')
+"$CB" --profile conf/minimal.ini -- "${RUN[@]}" >"$TMP/out" 2>&1
+ok $(grep -qx RAN "$TMP/out"; echo $?) "control: a profile that runs the program leaves the marker"
 for ini in "$P"/bad-*.ini; do
 	name=$(basename "$ini")
-	marker=$TMP/ran-${name%.ini}
-	(cd "$P" && "$CB" --profile "./$name" -- /bin/sh -c "touch $marker" 2>"$TMP/err.raw")
+	(cd "$P" && "$CB" --profile "./$name" -- "${RUN[@]}" >"$TMP/out" 2>"$TMP/err.raw")
 	rc=$?
 	sed 's|^\./||' "$TMP/err.raw" >"$TMP/err"	# the *.err files name the profile without ./
 	ok $([ $rc -eq 125 ]; echo $?) "$name: exit 125 (got $rc)"
 	diff -u "${ini%.ini}.err" "$TMP/err" >"$TMP/diff"
 	ok $? "$name: the exact messages"
 	[ -s "$TMP/diff" ] && sed 's/^/# /' "$TMP/diff"
-	ok $([ ! -e "$marker" ]; echo $?) "$name: nothing run"
+	ok $(! grep -q RAN "$TMP/out"; echo $?) "$name: nothing run"
 	if [ $have_strace = 1 ]; then
 		(cd "$P" && strace -f -qq -o "$TMP/trace" -e trace=execve,openat2,setgroups,setresuid,setresgid,setuid,prctl,seccomp,landlock_restrict_self \
-			"$CB" --profile "./$name" -- /bin/sh -c "touch $marker" 2>/dev/null)
+			"$CB" --profile "./$name" -- "${RUN[@]}" >/dev/null 2>&1)
 		# one execve (credbox itself); no open with O_CRED_ALLOW, no id change, no filter
 		# (libcap-ng's constructor reads capabilities with PR_GET/READ prctls: harmless)
 		bad=$(grep -cE 'openat2|setgroups|setres[ug]id|setuid\(|prctl\(PR_(SET|CAP_AMBIENT_RAISE)|seccomp|landlock_restrict' "$TMP/trace")
@@ -45,12 +48,11 @@ done
 # ---- refused while applying: the profile's line, the problem in words, the fix ------------
 # apply-*.ini are valid profiles that this system refuses; *.err: the exact messages.
 while read -r name want; do
-	marker=$TMP/ran-$name
-	(cd "$P" && "$CB" --profile "./$name.ini" -- /bin/sh -c "touch $marker" 2>"$TMP/err.raw")
+	(cd "$P" && "$CB" --profile "./$name.ini" -- "${RUN[@]}" >"$TMP/out" 2>"$TMP/err.raw")
 	rc=$?
 	sed 's|^\./||' "$TMP/err.raw" >"$TMP/err"
 	diff -u "$P/$name.err" "$TMP/err" >"$TMP/diff"
-	ok $([ $rc -eq "$want" ] && [ ! -s "$TMP/diff" ] && [ ! -e "$marker" ]; echo $?) \
+	ok $([ $rc -eq "$want" ] && [ ! -s "$TMP/diff" ] && ! grep -q RAN "$TMP/out"; echo $?) \
 		"$name.ini: exit $want (got $rc), nothing run, the exact messages"
 	[ -s "$TMP/diff" ] && sed 's/^/# /' "$TMP/diff"
 done <<'EOF_APPLY'
@@ -133,8 +135,7 @@ ok $([ $rc -eq 126 ]; echo $?) "not an ELF file: 126 (got $rc)"
 cp /bin/true "$TMP/rootonly" && chmod 700 "$TMP/rootonly"
 "$CB" --profile conf/minimal.ini -- "$TMP/rootonly" 2>/dev/null; rc=$?
 ok $([ $rc -eq 126 ]; echo $?) "executable by root only, not by the sandbox: 126"
-true >"$TMP/ran-grants"; rm -f "$TMP/ran-grants"
-(cd "$P" && "$CB" --profile ./grants.ini -- /bin/sh -c "touch $TMP/ran-grants" 2>"$TMP/err.raw")
+(cd "$P" && "$CB" --profile ./grants.ini -- "${RUN[@]}" >"$TMP/out" 2>"$TMP/err.raw")
 rc=$?
 sed 's|^\./||' "$TMP/err.raw" >"$TMP/err"
 if grep -q 'O_CRED_ALLOW' "$TMP/err"; then
@@ -142,7 +143,7 @@ if grep -q 'O_CRED_ALLOW' "$TMP/err"; then
 	grants.ini:7: [dir tmp]: this kernel lacks O_CRED_ALLOW (openat2 refuses the flag), which every [dir] grant needs
 	hint: boot a kernel with the credbox series (kernel-patches/), or remove the [dir] sections
 	EOF_ERR
-	ok $([ $rc -eq 125 ] && [ ! -e "$TMP/ran-grants" ] && [ ! -s "$TMP/diff" ]; echo $?) \
+	ok $([ $rc -eq 125 ] && ! grep -q RAN "$TMP/out" && [ ! -s "$TMP/diff" ]; echo $?) \
 		"grants on a kernel without O_CRED_ALLOW: 125, nothing run, the [dir] line and a hint"
 	[ -s "$TMP/diff" ] && sed 's/^/# /' "$TMP/diff"
 else
