@@ -26,6 +26,7 @@
 #include "plan.h"
 #include "preopen.h"
 #include "profile.h"
+#include "redirect.h"
 #include "profile_file.h"
 #include "sysnames.h"
 #include "util.h"
@@ -318,10 +319,12 @@ static int show_plan(const struct options *opt, const char *path, const struct p
 		e = filter_print(&plan->filter, STDOUT_FILENO);
 		if (e)
 			fprintf(stderr, "credbox: cannot print the filter: %s\n", strerror(-e));
+		redirect_describe(plan, stdout, "# ");
 		return e ? EXIT_CREDBOX : 0;
 	}
 	printf("profile     %s: valid\n", path);
 	plan_describe(plan, stdout);
+	redirect_describe(plan, stdout, "");
 	describe_kernel(plan);
 	return 0;
 }

@@ -293,6 +293,80 @@ static void fill_grants(const struct plan *plan, struct rt_conf *c)
 	}
 }
 
+/* What the handler does with a call named name, whose profile verdict is a. */
+static int kind_of(const char *name, struct filter_act a, size_t transparent)
+{
+	if (denies(a))
+		return RT_KIND_DENY;
+	if (!strcmp(name, "rt_sigaction") || !strcmp(name, "rt_sigprocmask"))
+		return RT_KIND_SIGNAL;
+	if (transparent && (!strcmp(name, "execve") || !strcmp(name, "execveat")))
+		return RT_KIND_EXEC;
+	if (transparent && in_list(path_calls, sizeof(path_calls) / sizeof(path_calls[0]), name))
+		return RT_KIND_REDIRECT;
+	return RT_KIND_NONE;
+}
+
+/*
+ * Armed with a transparent grant (execve is then refused with a message), or when the
+ * program cannot execve: a new program would keep the traps and lose the handler. *need: a
+ * call the runtime makes that the profile denies (NULL: none).
+ */
+static int armed(const struct plan *plan, size_t *transparent, const char **need)
+{
+	size_t i;
+
+	*transparent = 0;
+	for (i = 0; i < plan->ndirs; i++)
+		*transparent += plan->dirs[i].transparent != 0;
+	*need = missing_need(plan, *transparent > 0);
+	return *transparent || (!*need && !allowed(&plan->filter, "execve") &&
+				!allowed(&plan->filter, "execveat"));
+}
+
+void redirect_describe(const struct plan *plan, FILE *out, const char *prefix)
+{
+	static const char *const what[] = {
+		[RT_KIND_REDIRECT] = "through a transparent grant, or made as asked",
+		[RT_KIND_SIGNAL] = "emulated: SIGSYS stays the runtime's",
+		[RT_KIND_EXEC] = "refused with a message",
+	};
+	const char *need;
+	size_t transparent;
+	int kind, nr, col;
+
+	if (!armed(plan, &transparent, &need))
+		return;
+	fprintf(out, "%sredirect runtime: armed (%s); from anywhere but its instruction, these\n"
+		"%s  calls trap to its SIGSYS handler:\n", prefix,
+		transparent ? "a transparent grant" : "the program cannot execve", prefix);
+	for (kind = RT_KIND_REDIRECT; kind <= RT_KIND_EXEC; kind++) {
+		if (kind == RT_KIND_DENY)
+			continue;
+		fprintf(out, "%s  %s:\n%s   ", prefix, what[kind], prefix);
+		for (nr = 0, col = 4; nr < RT_NR_MAX; nr++) {
+			const struct filter_entry *from;
+			char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
+
+			if (name && kind_of(name, verdict(&plan->filter, nr, &from), transparent) ==
+				    kind) {
+				if (col + strlen(name) > 90) {
+					fprintf(out, "\n%s   ", prefix);
+					col = 4;
+				}
+				col += fprintf(out, " %s", name);
+			}
+			free(name);
+		}
+		fputc('\n', out);
+	}
+	if (transparent)
+		fprintf(out, "%s  (newfstatat and statx only without AT_EMPTY_PATH: with it, fstat)\n",
+			prefix);
+	fprintf(out, "%s  named on stderr, then given the profile's verdict: every call it denies\n",
+		prefix);
+}
+
 int redirect_prepare(const struct plan *plan, struct redirect *rd, struct filter_bpf *bpf,
 		     struct failure *err)
 {
@@ -302,28 +376,20 @@ int redirect_prepare(const struct plan *plan, struct redirect *rd, struct filter
 	unsigned int nvals = 0;
 	const char *need, *slash;
 	struct rt_conf *c;
-	size_t i, used = 0;
+	size_t used = 0;
 	void *m;
 	int nr, e;
 
 	memset(rd, 0, sizeof(*rd));
-	for (i = 0; i < plan->ndirs; i++)
-		rd->transparent += plan->dirs[i].transparent != 0;
+	rd->armed = armed(plan, &rd->transparent, &need);
 	if (rd->transparent > RT_MAX_GRANTS)
 		return fail(err, transparent_line(plan), NULL, -E2BIG,
 			    "more than %d transparent grants", RT_MAX_GRANTS);
-	need = missing_need(plan, rd->transparent > 0);
 	if (need && rd->transparent)
 		return fail(err, transparent_line(plan),
 			    "allow it in [seccomp], or set transparent = no", -EPERM,
 			    "transparent = yes: the redirection calls %s, which [seccomp] denies",
 			    need);
-	/*
-	 * Armed with a transparent grant (execve is then refused with a message), or when the
-	 * program cannot execve: a new program would keep the traps and lose the handler.
-	 */
-	rd->armed = rd->transparent ||
-		    (!need && !allowed(spec, "execve") && !allowed(spec, "execveat"));
 	if (!rd->armed)
 		return (e = filter_compile(spec, bpf)) ?
 		       fail(err, plan->pol->seccomp.sec.line, NULL, e,
@@ -356,19 +422,11 @@ int redirect_prepare(const struct plan *plan, struct redirect *rd, struct filter
 		const struct filter_entry *from;
 		struct filter_act a = verdict(spec, nr, &from), act = a;
 		char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
-		int kind = RT_KIND_NONE;
+		int kind;
 
 		if (!name)
 			continue;
-		if (denies(a))
-			kind = RT_KIND_DENY;
-		else if (!strcmp(name, "rt_sigaction") || !strcmp(name, "rt_sigprocmask"))
-			kind = RT_KIND_SIGNAL;
-		else if (rd->transparent && (!strcmp(name, "execve") || !strcmp(name, "execveat")))
-			kind = RT_KIND_EXEC;
-		else if (rd->transparent &&
-			 in_list(path_calls, sizeof(path_calls) / sizeof(path_calls[0]), name))
-			kind = RT_KIND_REDIRECT;
+		kind = kind_of(name, a, rd->transparent);
 		free(name);
 		c->kind[nr] = (uint8_t)kind;
 		if (kind == RT_KIND_DENY)

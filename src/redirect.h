@@ -23,6 +23,7 @@
 #define CREDBOX_REDIRECT_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "failure.h"
@@ -49,6 +50,9 @@ int redirect_prepare(const struct plan *plan, struct redirect *rd, struct filter
  * the program's working directory there is the runtime's to keep, not the kernel's.
  */
 int redirect_in_tree(const struct plan *plan, const char *path);
+
+/* For --check and --print-filter: which calls trap and why, if the runtime is armed. */
+void redirect_describe(const struct plan *plan, FILE *out, const char *prefix);
 
 /* Install the runtime's SIGSYS handler (armed only). 0 or -errno. */
 int redirect_arm(const struct redirect *rd);

@@ -63,5 +63,12 @@ done
 rc=$?
 ok $([ $rc -eq 0 ] && [ ! -s "$TMP/err" ]; echo $?) \
 	"a profile that allows execve: the errno, nothing named (the runtime is not armed)"
+# --check says whether the runtime is armed, and what traps.
+"$CB" --profile "$TMP/armed.ini" --check >"$TMP/out" 2>&1
+ok $(grep -q '^redirect runtime: armed (the program cannot execve)' "$TMP/out" &&
+     grep -A1 'SIGSYS stays the runtime' "$TMP/out" | grep -q 'rt_sigaction rt_sigprocmask'; echo $?) \
+	"--check: the runtime armed, rt_sigaction and rt_sigprocmask kept for it"
+"$CB" --profile "$TMP/exec.ini" --check >"$TMP/out" 2>&1
+ok $(! grep -q 'redirect runtime' "$TMP/out"; echo $?) "--check: not armed when execve is allowed"
 echo "1..$n"
 [ $failed -eq 0 ]
