@@ -204,14 +204,26 @@ static size_t rt_strnlen(const char *s, size_t max)
 
 /* ---- shared state: sequence-counted reads, writes with every signal blocked -------------- */
 
-static uint32_t seq_read_begin(const uint32_t *seq)
+/*
+ * How long to wait for a writer before taking the entry as unusable: a fork made by another
+ * thread while this entry was being written leaves it odd in the child for good. Then the
+ * child reads it as empty (its calls are made with its own rights) rather than hang.
+ */
+#define WAIT_LIMIT	(1u << 16)
+
+static int seq_read_begin(const uint32_t *seq, uint32_t *out)
 {
+	unsigned int n = 0;
 	uint32_t s;
 
-	do
-		s = __atomic_load_n(seq, __ATOMIC_ACQUIRE);
-	while (s & 1);
-	return s;
+	while ((s = __atomic_load_n(seq, __ATOMIC_ACQUIRE)) & 1) {
+		if (++n > WAIT_LIMIT)
+			return -1;
+		if (n > 64)
+			SC0(__NR_sched_yield);
+	}
+	*out = s;
+	return 0;
 }
 
 static int seq_read_retry(const uint32_t *seq, uint32_t s)
@@ -224,19 +236,22 @@ static int seq_read_retry(const uint32_t *seq, uint32_t s)
  * A writer blocks every signal first: a handler that interrupted it on the same thread and
  * wanted the same entry would spin forever. Between threads, the entry's counter is the lock.
  */
-static void write_begin(uint32_t *seq, uint64_t *saved)
+static int write_begin(uint32_t *seq, uint64_t *saved)
 {
 	uint64_t all = ~0ULL;
+	unsigned int n;
 	uint32_t s;
 
 	SC4(__NR_rt_sigprocmask, 0 /* SIG_BLOCK */, &all, saved, 8);
-	for (;;) {
+	for (n = 0; n < WAIT_LIMIT; n++) {
 		s = __atomic_load_n(seq, __ATOMIC_RELAXED);
 		if (!(s & 1) && __atomic_compare_exchange_n(seq, &s, s + 1, 0, __ATOMIC_ACQUIRE,
 							    __ATOMIC_RELAXED))
-			return;
+			return 0;
 		SC0(__NR_sched_yield);
 	}
+	SC4(__NR_rt_sigprocmask, 2 /* SIG_SETMASK */, saved, 0, 8);
+	return -1;	/* abandoned by a writer that forked away: nothing recorded */
 }
 
 static void write_end(uint32_t *seq, const uint64_t *saved)
@@ -344,7 +359,8 @@ static size_t cwd_get(char *buf)
 			return 0;
 	}
 	do {
-		s = seq_read_begin(&c->seq);
+		if (seq_read_begin(&c->seq, &s))
+			return 0;
 		len = c->len;
 		if (len >= RT_PATH_MAX)
 			len = 0;
@@ -382,7 +398,8 @@ static void cwd_set(const char *path, size_t len)
 		if (!c)
 			return;	/* more processes than slots: the kernel's cwd it is */
 	}
-	write_begin(&c->seq, &saved);
+	if (write_begin(&c->seq, &saved))
+		return;
 	memcpy(c->path, path, len);
 	c->path[len] = '\0';
 	c->len = (uint32_t)len;
@@ -402,7 +419,8 @@ static size_t dirfd_get(int fd, char *buf)
 		return 0;
 	d = &rt_state.fds[fd];
 	do {
-		s = seq_read_begin(&d->seq);
+		if (seq_read_begin(&d->seq, &s))
+			return 0;
 		len = d->grant < 0 ? 0 : d->len;
 		if (len >= sizeof(d->path))
 			len = 0;
@@ -424,7 +442,8 @@ static void dirfd_put(int fd, int grant, const struct rt_stat *st, const char *p
 	if (fd < 0 || fd >= RT_FD_MAX || len >= sizeof(d->path))
 		return;
 	d = &rt_state.fds[fd];
-	write_begin(&d->seq, &saved);
+	if (write_begin(&d->seq, &saved))
+		return;
 	d->grant = grant;
 	d->dev = st->dev;
 	d->ino = st->ino;
