@@ -74,6 +74,7 @@ static const struct {
 	{ "getpgid", "*" }, { "sched_yield", "*" }, { "ftruncate", "truncate" },
 	{ "fgetxattr", "getxattr" }, { "fgetxattr", "lgetxattr" },
 	{ "flistxattr", "listxattr" }, { "flistxattr", "llistxattr" },
+	{ "fstatfs", "statfs" },
 };
 
 /* The profile's verdict for nr, and the entry that decided it (NULL: the default). */

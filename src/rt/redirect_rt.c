@@ -701,7 +701,7 @@ struct rt_op {
 
 enum {
 	OP_OPEN, OP_CREAT, OP_OPENAT2, OP_STAT, OP_LSTAT, OP_FSTATAT, OP_STATX, OP_ACCESS,
-	OP_FACCESSAT, OP_READLINK, OP_CHDIR, OP_TRUNCATE, OP_XATTR, OP_PASS_ABS,
+	OP_FACCESSAT, OP_READLINK, OP_CHDIR, OP_TRUNCATE, OP_XATTR, OP_STATFS, OP_PASS_ABS,
 };
 
 #define NONE	-1, -1
@@ -725,6 +725,7 @@ static const struct rt_op ops[] = {
 	{ __NR_lgetxattr, -1, 0, NONE, -1, OP_XATTR },
 	{ __NR_listxattr, -1, 0, NONE, -1, OP_XATTR },
 	{ __NR_llistxattr, -1, 0, NONE, -1, OP_XATTR },
+	{ __NR_statfs, -1, 0, NONE, -1, OP_STATFS },
 	/*
 	 * Not through a grant yet: the kernel has no directory operations, changes of mode,
 	 * owner or times with borrowed credentials (issue 13). Relative to an emulated working
@@ -758,7 +759,6 @@ static const struct rt_op ops[] = {
 	{ __NR_lsetxattr, -1, 0, NONE, -1, OP_PASS_ABS },
 	{ __NR_removexattr, -1, 0, NONE, -1, OP_PASS_ABS },
 	{ __NR_lremovexattr, -1, 0, NONE, -1, OP_PASS_ABS },
-	{ __NR_statfs, -1, 0, NONE, -1, OP_PASS_ABS },
 	{ __NR_inotify_add_watch, -1, 1, NONE, -1, OP_PASS_ABS },
 };
 
@@ -883,6 +883,15 @@ static long redirect(long nr, long *a)
 		return do_truncate(&t, a[1]);
 	case OP_XATTR:
 		return do_xattr(&t, nr, a[1], a[2], a[3]);
+	case OP_STATFS: {
+		long fd = peek_open(&t, 0);
+
+		if (fd < 0)
+			return fd;
+		ret = SC2(__NR_fstatfs, fd, a[1]);
+		SC1(__NR_close, fd);
+		return ret;
+	}
 	}
 	return E(EINVAL_);
 }

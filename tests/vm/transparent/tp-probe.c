@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -113,6 +114,14 @@ static void files(void)
 	e = (int)getxattr(T "/README", "system.posix_acl_access", buf, sizeof(buf));
 	check(e < 0 && (errno == ENODATA || errno == EOPNOTSUPP),
 	      "getxattr reaches the file (%s, not EACCES)", strerror(errno));
+
+	{
+		struct statfs sf = { 0 };
+		int sr = statfs(T "/README", &sf);
+
+		check(sr == 0 && sf.f_bsize > 0, "statfs of a file in the tree (block size %ld)",
+		      (long)sf.f_bsize);
+	}
 
 	/* A directory fd in the tree: *at calls relative to it, fchdir. */
 	dfd = open(T "/sub", O_RDONLY | O_DIRECTORY);
