@@ -264,11 +264,13 @@ static void write_end(uint32_t *seq, const uint64_t *saved)
 
 /*
  * Normalise an absolute path in place, lexically: "//" and "." vanish, ".." removes the
- * component before it (never above "/"), as a shell's cd does. Returns the length.
+ * component before it (never above "/"), as a shell's cd does; a trailing '/' stays (it
+ * asks for a directory). Returns the length.
  */
 static size_t normalise(char *p, size_t len)
 {
 	size_t r = 0, w = 0;
+	int slash = len > 1 && p[len - 1] == '/';
 
 	while (r < len) {
 		size_t start, clen;
@@ -292,10 +294,16 @@ static size_t normalise(char *p, size_t len)
 		memmove(p + w, p + start, clen);
 		w += clen;
 	}
-	if (w == 0)
+	if (w == 0 || slash)
 		p[w++] = '/';
 	p[w] = '\0';
 	return w;
+}
+
+/* The length of a normalised path without its trailing '/', as a directory's name. */
+static size_t dir_len(const char *p, size_t len)
+{
+	return len > 1 && p[len - 1] == '/' ? len - 1 : len;
 }
 
 /* The grant whose tree holds the normalised absolute path p, or -1; *rel: the rest. */
@@ -539,7 +547,7 @@ static void track_dir(long fd, const struct target *t)
 	struct rt_stat st;
 
 	if (fd >= 0 && SC2(__NR_fstat, fd, &st) == 0 && (st.mode & S_IFMT_) == S_IFDIR_)
-		dirfd_put((int)fd, t->grant, &st, t->buf, t->len);
+		dirfd_put((int)fd, t->grant, &st, t->buf, dir_len(t->buf, t->len));
 }
 
 static long do_open(const struct target *t, long flags, long mode)
@@ -644,7 +652,7 @@ static long do_chdir(const struct target *t)
 	if (fd < 0)
 		return fd;
 	SC1(__NR_close, fd);
-	cwd_set(t->buf, t->len);
+	cwd_set(t->buf, dir_len(t->buf, t->len));
 	return 0;
 }
 
@@ -1106,6 +1114,6 @@ HIDDEN long rt_arm(void)
 	memcpy(buf, rt_conf.cwd, len + 1);
 	len = normalise(buf, len);
 	if (buf[0] == '/' && grant_of(buf, len, &rel) >= 0)
-		cwd_set(buf, len);
+		cwd_set(buf, dir_len(buf, len));
 	return SC4(__NR_rt_sigaction, SIGSYS_, &act, 0, 8);
 }

@@ -139,8 +139,11 @@ static void files(void)
 	fd = open("README", O_RDONLY);
 	check(fd >= 0, "open(\"README\") relative to it");
 	close(fd);
-	check(chdir("sub") == 0 && getcwd(buf, sizeof(buf)) && !strcmp(buf, T "/sub"),
-	      "chdir(\"sub\"): getcwd says %s", buf);
+	check(chdir("sub/") == 0 && getcwd(buf, sizeof(buf)) && !strcmp(buf, T "/sub"),
+	      "chdir(\"sub/\"): getcwd says %s", buf);
+	e = open("../README/", O_RDONLY) < 0 ? errno : 0;
+	check(e == ENOTDIR, "open(\"../README/\"): a trailing slash asks for a directory (%s)",
+	      strerror(e));
 	check(stat("NESTED.TXT", &st) == 0 && stat("../README", &st) == 0,
 	      "stat relative to the subdirectory, and ..");
 	check(fchdir(dfd) == 0 || 1, "fchdir(dirfd)");
