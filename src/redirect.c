@@ -294,9 +294,19 @@ static void fill_grants(const struct plan *plan, struct rt_conf *c)
 	}
 }
 
+/*
+ * How much of the runtime a plan arms. ARM_FULL: a transparent grant, or the program cannot
+ * execve. ARM_KILLS: the program may execve, and a new program keeps the filter's traps
+ * without the handler, so only calls the profile kills for trap: after an execve they still
+ * end the process by SIGSYS (the handler's default action), as before, only unnamed.
+ */
+enum { ARM_NONE, ARM_KILLS, ARM_FULL };
+
 /* What the handler does with a call named name, whose profile verdict is a. */
-static int kind_of(const char *name, struct filter_act a, size_t transparent)
+static int kind_of(const char *name, struct filter_act a, size_t transparent, int mode)
 {
+	if (mode == ARM_KILLS)
+		return a.kind == FILTER_KILL ? RT_KIND_DENY : RT_KIND_NONE;
 	if (denies(a))
 		return RT_KIND_DENY;
 	if (!strcmp(name, "rt_sigaction") || !strcmp(name, "rt_sigprocmask"))
@@ -309,20 +319,29 @@ static int kind_of(const char *name, struct filter_act a, size_t transparent)
 }
 
 /*
- * Armed with a transparent grant (execve is then refused with a message), or when the
- * program cannot execve: a new program would keep the traps and lose the handler. *need: a
- * call the runtime makes that the profile denies (NULL: none).
+ * The arming of a plan (ARM_*). With a transparent grant execve is refused with a message:
+ * the new program would lose the redirection. *need: a call the runtime makes that the
+ * profile denies (NULL: none).
  */
 static int armed(const struct plan *plan, size_t *transparent, const char **need)
 {
+	const struct filter_spec *spec = &plan->filter;
 	size_t i;
+	int kills = spec->dflt.kind == FILTER_KILL;
 
 	*transparent = 0;
 	for (i = 0; i < plan->ndirs; i++)
 		*transparent += plan->dirs[i].transparent != 0;
 	*need = missing_need(plan, *transparent > 0);
-	return *transparent || (!*need && !allowed(&plan->filter, "execve") &&
-				!allowed(&plan->filter, "execveat"));
+	if (*transparent)
+		return ARM_FULL;
+	if (*need)
+		return ARM_NONE;
+	if (!allowed(spec, "execve") && !allowed(spec, "execveat"))
+		return ARM_FULL;
+	for (i = 0; i < spec->n; i++)
+		kills |= spec->e[i].act.kind == FILTER_KILL;
+	return kills ? ARM_KILLS : ARM_NONE;
 }
 
 void redirect_describe(const struct plan *plan, FILE *out, const char *prefix)
@@ -334,10 +353,16 @@ void redirect_describe(const struct plan *plan, FILE *out, const char *prefix)
 	};
 	const char *need;
 	size_t transparent;
-	int kind, nr, col;
+	int kind, nr, col, mode = armed(plan, &transparent, &need);
 
-	if (!armed(plan, &transparent, &need))
+	if (mode == ARM_NONE)
 		return;
+	if (mode == ARM_KILLS) {
+		fprintf(out, "%sredirect runtime: armed for the calls the profile kills for: they are\n"
+			"%s  named on stderr first (after an execve of the program's, only killed)\n",
+			prefix, prefix);
+		return;
+	}
 	fprintf(out, "%sredirect runtime: armed (%s); from anywhere but its instruction, these\n"
 		"%s  calls trap to its SIGSYS handler:\n", prefix,
 		transparent ? "a transparent grant" : "the program cannot execve", prefix);
@@ -349,8 +374,8 @@ void redirect_describe(const struct plan *plan, FILE *out, const char *prefix)
 			const struct filter_entry *from;
 			char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
 
-			if (name && kind_of(name, verdict(&plan->filter, nr, &from), transparent) ==
-				    kind) {
+			if (name && kind_of(name, verdict(&plan->filter, nr, &from), transparent,
+					    mode) == kind) {
 				if (col + strlen(name) > 90) {
 					fprintf(out, "\n%s   ", prefix);
 					col = 4;
@@ -417,7 +442,7 @@ int redirect_prepare(const struct plan *plan, struct redirect *rd, struct filter
 	trapped.e = calloc(RT_NR_MAX, sizeof(*trapped.e));
 	e = trapped.e ? 0 : -ENOMEM;
 	trapped.dflt = spec->dflt;
-	if (!e && denies(spec->dflt))
+	if (!e && (rd->armed == ARM_KILLS ? spec->dflt.kind == FILTER_KILL : denies(spec->dflt)))
 		e = marker(spec->dflt, vals, &nvals, &trapped.dflt);
 	for (nr = 0; !e && nr < RT_NR_MAX; nr++) {
 		const struct filter_entry *from;
@@ -427,7 +452,7 @@ int redirect_prepare(const struct plan *plan, struct redirect *rd, struct filter
 
 		if (!name)
 			continue;
-		kind = kind_of(name, a, rd->transparent);
+		kind = kind_of(name, a, rd->transparent, rd->armed);
 		free(name);
 		c->kind[nr] = (uint8_t)kind;
 		if (kind == RT_KIND_DENY)

@@ -4,15 +4,18 @@
  * calls the profile denies are named on stderr, by a SIGSYS handler that stays in the
  * program's address space (src/rt/redirect_rt.c, "the runtime").
  *
- * The runtime is armed when a grant is transparent, or when the program cannot execve (an
- * execve'd program would inherit the traps without the handler: SIGSYS would kill it). Then
- * the profile's filter returns SECCOMP_RET_TRAP for
+ * The runtime is armed in full when a grant is transparent, or when the program cannot execve
+ * (an execve'd program would inherit the traps without the handler: SIGSYS would kill it).
+ * Then the profile's filter returns SECCOMP_RET_TRAP for
  *   - the path-based file calls (transparent grants only),
  *   - rt_sigaction and rt_sigprocmask (SIGSYS stays the runtime's),
  *   - execve and execveat (transparent grants only: refused, with a message),
  *   - every call it denies (named on stderr, then made with the profile's verdict),
  * unless the call comes from the runtime's own syscall instruction, where it returns the
  * profile's verdict unchanged. Every other call is filtered exactly as without the runtime.
+ * A profile that lets the program execve, without a transparent grant, arms it for the calls
+ * it kills for only: named first, they still kill, and after an execve they kill unnamed
+ * (SIGSYS's default action), as before.
  *
  *   redirect_prepare  (privileged, before anything changed) decide, map the runtime and fill
  *                     its configuration, compile the profile's filter with the traps;
@@ -31,7 +34,7 @@
 #include "plan.h"
 
 struct redirect {
-	int armed;
+	int armed;		/* 0: not; else how much (redirect.c, ARM_*) */
 	size_t transparent;	/* transparent grants */
 	uintptr_t base;		/* the runtime's mapping */
 	size_t size;

@@ -23,7 +23,7 @@ profile() {	# profile FILE EXTRA-SECCOMP-LINE
 	user = nobody
 	group = nogroup
 	[filesystem]
-	ro = /usr, /bin, /lib, -/lib64, /etc, /proc
+	ro = /usr, /bin, /lib, -/lib64, /etc, /proc, $ROOT/build
 	rw = /dev/null
 	landlock = best-effort
 	[seccomp]
@@ -35,7 +35,7 @@ profile() {	# profile FILE EXTRA-SECCOMP-LINE
 	EOF2
 }
 profile "$TMP/armed.ini" ""
-profile "$TMP/exec.ini" "allow = execve, execveat, clone, wait4"
+profile "$TMP/exec.ini" "allow = execve, execveat, clone, wait4, @process"
 chmod 0644 "$TMP"/*.ini
 chmod 0755 "$TMP"
 
@@ -58,17 +58,28 @@ for p in "$PROBE" "$PROBE-static"; do
 	ok $(grep -qx "credbox: $(basename "$p") called sethostname, not allowed by $TMP/armed.ini:11 (policy = allow-list)" "$TMP/err"; echo $?) \
 		"$(basename "$p") kill: named on stderr first: $(head -1 "$TMP/err")"
 done
-# The same denial under a profile that allows execve: the runtime is not armed, as before.
+# A profile that allows execve: only what it kills for traps, and is named.
 "$CB" --profile "$TMP/exec.ini" -- "$PROBE" deny >"$TMP/out" 2>"$TMP/err"
 rc=$?
 ok $([ $rc -eq 0 ] && [ ! -s "$TMP/err" ]; echo $?) \
-	"a profile that allows execve: the errno, nothing named (the runtime is not armed)"
+	"a profile that allows execve: an errno denial gets its errno, unnamed, as before"
+"$CB" --profile "$TMP/exec.ini" -- "$PROBE" kill >"$TMP/out" 2>"$TMP/err"
+rc=$?
+ok $([ $rc -eq 159 ] && grep -q "called sethostname, not allowed by $TMP/exec.ini:11" "$TMP/err"; echo $?) \
+	"a profile that allows execve: a call it kills for is named, then kills (status $rc)"
+# ... and after the program's own execve, the new program (no handler) is killed as before.
+"$CB" --profile "$TMP/exec.ini" -- /bin/sh -c "exec $PROBE kill" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+ok $([ $rc -eq 159 ] && ! grep -q 'still alive' "$TMP/out" && ! grep -q called "$TMP/err"; echo $?) \
+	"after an execve: a call the profile kills for still kills by SIGSYS, unnamed (status $rc)"
+sed 's/^/# /' "$TMP/err"
 # --check says whether the runtime is armed, and what traps.
 "$CB" --profile "$TMP/armed.ini" --check >"$TMP/out" 2>&1
 ok $(grep -q '^redirect runtime: armed (the program cannot execve)' "$TMP/out" &&
      grep -A1 'SIGSYS stays the runtime' "$TMP/out" | grep -q 'rt_sigaction rt_sigprocmask'; echo $?) \
 	"--check: the runtime armed, rt_sigaction and rt_sigprocmask kept for it"
 "$CB" --profile "$TMP/exec.ini" --check >"$TMP/out" 2>&1
-ok $(! grep -q 'redirect runtime' "$TMP/out"; echo $?) "--check: not armed when execve is allowed"
+ok $(grep -q '^redirect runtime: armed for the calls the profile kills for' "$TMP/out"; echo $?) \
+	"--check: armed for kill denials only when execve is allowed"
 echo "1..$n"
 [ $failed -eq 0 ]
