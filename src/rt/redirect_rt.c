@@ -39,7 +39,6 @@
 #define SYS_SECCOMP_	1
 #define SA_SIGINFO_	0x4
 #define SA_RESTORER_	0x04000000
-#define SA_ONSTACK_	0x08000000
 #define SA_NODEFER_	0x40000000
 #define SA_RESETHAND_	0x80000000u
 #define SIG_DFL_	((void *)0)
@@ -1093,7 +1092,13 @@ HIDDEN long rt_arm(void)
 {
 	struct rt_ksigaction act = {
 		.handler = (void *)rt_sigsys,
-		.flags = SA_SIGINFO_ | SA_RESTORER_ | SA_ONSTACK_ | SA_NODEFER_,
+		/*
+		 * Not SA_ONSTACK: a program's alternate stack is sized for its own handlers (8 KiB
+		 * is common), and this one needs up to 9 KiB of path buffers; it runs on the
+		 * stack of the thread whose call trapped. SA_NODEFER: a handler of the program's
+		 * that interrupts this one may make a trapped call of its own.
+		 */
+		.flags = SA_SIGINFO_ | SA_RESTORER_ | SA_NODEFER_,
 		.restorer = (void *)rt_restorer,
 		.mask = 0,
 	};

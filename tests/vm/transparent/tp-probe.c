@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -252,6 +253,20 @@ static void sigsys(void)
 	check(got_sigsys == 1, "a SIGSYS sent while blocked waits");
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 	check(got_sigsys == 2, "and arrives when the program unblocks it (%d)", (int)got_sigsys);
+	/* An 8 KiB alternate stack over a guard page, as programs set up for SIGSEGV. */
+	{
+		char *m = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		stack_t ss = { .ss_sp = m + 4096, .ss_size = 2 * 4096 };
+
+		mprotect(m, 4096, PROT_NONE);
+		check(sigaltstack(&ss, NULL) == 0, "the program sets an 8 KiB alternate stack");
+		fd = open(T "/README", O_RDONLY);
+		check(fd >= 0, "redirection goes on: the runtime's handler does not run on it");
+		close(fd);
+		ss.ss_flags = SS_DISABLE;
+		sigaltstack(&ss, NULL);
+	}
 	/* A handler whose mask blocks everything, SIGSYS included, may still open in the tree. */
 	signal(SIGUSR1, SIG_IGN);
 	sa.sa_handler = SIG_DFL;
