@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -103,6 +104,26 @@ int apply_find_program(const struct plan *plan, char *out, size_t size)
 }
 
 /*
+ * Every path the profile does not mark as optional exists: found here, before any change, not
+ * by Landlock after the privilege drop.
+ */
+static int check_paths(const struct plan *plan, struct failure *err)
+{
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < plan->npaths; i++) {
+		if (!plan->paths[i].optional && stat(plan->paths[i].path, &st) < 0 &&
+		    (errno == ENOENT || errno == ENOTDIR))
+			return fail(err, EXIT_CREDBOX, plan->paths[i].line,
+				    "mark a path that may be missing with a leading '-', as in "
+				    "\"ro = -/lib64\"", -ENOENT, "[filesystem] %s: does not exist",
+				    plan->paths[i].path);
+	}
+	return 0;
+}
+
+/*
  * Step 0: everything that can fail without changing anything. The seccomp filters are
  * compiled here too: they are loaded after loader_build_stack has moved brk, when glibc's
  * sbrk points into memory that is no longer the heap and nothing may allocate any more.
@@ -172,6 +193,9 @@ static int preflight(const struct plan *plan, struct filter_bpf *bpf, struct red
 				    "[dir %s]: cannot probe for O_CRED_ALLOW: %s",
 				    plan->dirs[0].name, strerror(-e));
 	}
+	e = check_paths(plan, err);
+	if (e)
+		return e;
 	/* The profile's filter, with the traps of the redirect runtime when it is armed. */
 	return redirect_prepare(plan, rd, bpf, err);
 }
@@ -425,4 +449,47 @@ int apply(const struct plan *plan, struct failure *err)
 
 	/* 6. The loader, never execve (it would close the granted fds). */
 	return loader_enter(img, plan->argv, plan->envp, err);
+}
+
+int apply_check(const struct plan *plan, struct failure *err, unsigned int *skipped)
+{
+	int dir_fds[PROFILE_MAX_DIRS];
+	struct loader_image *img;
+	struct filter_bpf bpf;
+	struct redirect rd;
+	char path[PATH_MAX];
+	size_t i;
+	int e;
+
+	*skipped = 0;
+	e = preflight(plan, &bpf, &rd, err);
+	if (e)
+		return e;
+	filter_bpf_free(&bpf);
+	if (rd.size)
+		munmap((void *)rd.base, rd.size);
+	if (!plan->argv)
+		*skipped |= APPLY_CHECK_NO_PROGRAM;
+	if (geteuid() != 0) {
+		/* taking on the identity and the owners' needs root: the program is found */
+		*skipped |= APPLY_CHECK_NOT_ROOT;
+		e = plan->argv ? apply_find_program(plan, path, sizeof(path)) : 0;
+		return e ? not_found(plan, e, plan->program_line ? plan->program_line : NO_LINE,
+				     err) : 0;
+	}
+	if (plan->argv) {
+		img = calloc(1, sizeof(*img));
+		if (!img)
+			return fail(err, EXIT_CREDBOX, NO_LINE, NULL, -ENOMEM, "out of memory");
+		e = load_program(plan, img, err);
+		if (!e)
+			loader_release(img);
+		free(img);
+		if (e)
+			return e;
+	}
+	e = open_dirs(plan, dir_fds, err);
+	for (i = 0; !e && i < plan->ndirs; i++)
+		close(dir_fds[i]);
+	return e;
 }

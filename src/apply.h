@@ -19,6 +19,17 @@ int apply(const struct plan *plan, struct failure *err);
  */
 int apply_session(const struct plan *plan, int *wait_status, struct failure *err);
 
+/*
+ * --check: everything apply() checks before its first lasting change, done and undone: the
+ * kernel's features, the profile's paths, the filters compiled, the program found, checked
+ * executable by the sandboxed identity, it and its interpreter checked and mapped by the
+ * loader (then unmapped), each granted directory opened as its owner and checked (then
+ * closed). 0 if a run would start; else apply()'s failure. skipped: what could not be checked.
+ */
+#define APPLY_CHECK_NO_PROGRAM	0x1	/* the command line names the program: not given */
+#define APPLY_CHECK_NOT_ROOT	0x2	/* not root: the program was only found, no grant opened */
+int apply_check(const struct plan *plan, struct failure *err, unsigned int *skipped);
+
 /* Find the program as execvp would (PATH from the plan's environment), as root. 0 or -errno. */
 int apply_find_program(const struct plan *plan, char *out, size_t size);
 

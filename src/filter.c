@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* filter: seccomp filters; see filter.h. */
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,7 +91,7 @@ static int mark(struct resolver *r, int nr, const char *name, int by_name, struc
 		int line, const char *from)
 {
 	struct slot *s;
-	char b1[32], b2[32];
+	char b1[32], b2[32], where[PATH_MAX + 32];
 
 	if (nr < 0)
 		return 0;	/* not a system call on this architecture */
@@ -101,8 +102,10 @@ static int mark(struct resolver *r, int nr, const char *name, int by_name, struc
 		return 0;	/* named earlier: the name wins over a group */
 	if (s->set == 1 + by_name && !act_eq(s->act, act))
 		return diag_err(r->d, line, "name the system call on its own to settle it",
-				"%s: %s here, %s on line %d", name, act_str(act, b1, sizeof(b1)),
-				act_str(s->act, b2, sizeof(b2)), s->line);
+				s->line == line ? "%s: %s and %s on this line%.0s" :
+				"%s: %s here, %s on %s", name, act_str(act, b1, sizeof(b1)),
+				act_str(s->act, b2, sizeof(b2)),
+				diag_where(r->d, s->line, line, where, sizeof(where)));
 	s->set = 1 + by_name;
 	s->act = act;
 	s->line = line;

@@ -297,8 +297,9 @@ static int load_plan(const struct options *opt, char *path, size_t size, struct 
 	e = profile_file_load(path, strchr(opt->profile, '/') ? NULL : opt->profile, pol, d);
 	if (!e) {
 		ident_system_db(&db);
-		e = plan_build(pol, &db, opt->mode == MODE_RUN ? opt->cmd : NULL,
-			       opt->mode == MODE_RUN ? opt->ncmd : 0, environ, plan, d);
+		/* without a program, --check and --print-filter describe the profile alone */
+		e = plan_build(pol, &db, opt->mode == MODE_RUN || opt->ncmd ? opt->cmd : NULL,
+			       opt->ncmd, environ, plan, d);
 	}
 	if (e) {
 		print_diag(d);
@@ -309,23 +310,51 @@ static int load_plan(const struct options *opt, char *path, size_t size, struct 
 	return 0;
 }
 
-/* --print-filter and --check: the plan, shown. */
-static int show_plan(const struct options *opt, const char *path, const struct plan *plan)
+/* --print-filter: the plan's filters as libseccomp's text. */
+static int print_filter(const struct plan *plan)
 {
 	int e;
 
-	if (opt->mode == MODE_PRINT_FILTER) {
-		fflush(stdout);
-		e = filter_print(&plan->filter, STDOUT_FILENO);
-		if (e)
-			fprintf(stderr, "credbox: cannot print the filter: %s\n", strerror(-e));
-		redirect_describe(plan, stdout, "# ");
-		return e ? EXIT_CREDBOX : 0;
-	}
-	printf("profile     %s: valid\n", path);
+	fflush(stdout);
+	e = filter_print(&plan->filter, STDOUT_FILENO);
+	if (e)
+		fprintf(stderr, "credbox: cannot print the filter: %s\n", strerror(-e));
+	redirect_describe(plan, stdout, "# ");
+	return e ? EXIT_CREDBOX : 0;
+}
+
+/*
+ * --check, like sshd -t: the plan shown, then everything a run checks before its first change
+ * checked. 0 if a run would start; else the run's messages and EXIT_CREDBOX.
+ */
+static int check(const struct diag *d, const struct plan *plan)
+{
+	struct failure err;
+	unsigned int skipped;
+	size_t i;
+	int e;
+
+	printf("profile     %s\n", d->file);
+	for (i = 1; i < d->nsrc; i++)
+		printf("            %s\n", d->src[i].file);
 	plan_describe(plan, stdout);
 	redirect_describe(plan, stdout, "");
 	describe_kernel(plan);
+	fflush(stdout);
+	e = apply_check(plan, &err, &skipped);
+	if (skipped & APPLY_CHECK_NO_PROGRAM)
+		puts("\nnot checked: the program (name it after --, as a run would)");
+	if (skipped & APPLY_CHECK_NOT_ROOT)
+		puts("\nnot checked without root: that the program may be executed by the "
+		     "sandboxed user, its ELF\nfile, the granted directories (opened as their "
+		     "owners); a run must be started as root");
+	if (e) {
+		fflush(stdout);
+		print_failure(d, &err);
+		puts("\nresult      a run would stop here (exit 125)");
+		return EXIT_CREDBOX;
+	}
+	puts("\nresult      a run would start");
 	return 0;
 }
 
@@ -416,15 +445,17 @@ int main(int argc, char **argv)
 			"--check checks a profile without root\n", opt.profile);
 		return EXIT_CREDBOX;
 	}
-	if (opt.mode != MODE_RUN && opt.ncmd) {
-		fputs("credbox: --check and --print-filter take no program\n", stderr);
+	if (opt.mode == MODE_PRINT_FILTER && opt.ncmd) {
+		fputs("credbox: --print-filter takes no program\n", stderr);
 		return EXIT_CREDBOX;
 	}
 	status = load_plan(&opt, r->path, sizeof(r->path), &r->pol, &r->plan, &d);
 	if (status)
 		return status;
-	if (opt.mode != MODE_RUN)
-		return show_plan(&opt, r->path, &r->plan);
+	if (opt.mode == MODE_PRINT_FILTER)
+		return print_filter(&r->plan);
+	if (opt.mode == MODE_CHECK)
+		return check(&d, &r->plan);
 	fflush(NULL);
 	r->plan.profile = opt.profile;
 	e = apply_session(&r->plan, &status, &r->err);

@@ -466,6 +466,7 @@ static int parse_env_names(struct pctx *c, const struct profile_key *k, void *fi
 static int parse_env_set(struct pctx *c, const struct profile_key *k, void *field, const char *v)
 {
 	const char *eq = strchr(v, '=');
+	char where[PATH_MAX + 32];
 	struct plist *l = field;
 	size_t i, len;
 	int err;
@@ -479,9 +480,9 @@ static int parse_env_set(struct pctx *c, const struct profile_key *k, void *fiel
 		return err;
 	for (i = 0; i < l->n; i++) {
 		if (!strncmp(l->v[i].s, v, len + 1))
-			return diag_err(c->d, c->line, NULL,
-					"set: %.*s is already set on line %d", (int)len, v,
-					l->v[i].line);
+			return diag_err(c->d, c->line, NULL, "set: %.*s is already set on %s",
+					(int)len, v, diag_where(c->d, l->v[i].line, c->line, where,
+								sizeof(where)));
 	}
 	return list_add(c, l, v);
 }
@@ -1036,6 +1037,7 @@ static void check_profile(struct pctx *c)
 	enum profile_section s;
 	char label[96];
 	size_t i, j;
+	int line;
 
 	for (s = 0; s < SEC_DIR; s++) {
 		struct psec *sec = section_base(pol, s);
@@ -1053,6 +1055,12 @@ static void check_profile(struct pctx *c)
 		diag_err(c->d, pol->program.sec.line,
 			 "or let the command line name it: \"command_line = program\"",
 			 "missing required key \"path\" in [program]");
+	/* an errno that would never be returned is a misunderstanding, not a default */
+	line = profile_seen(&pol->seccomp.sec, SEC_SECCOMP, "errno");
+	if (line && pol->seccomp.action != SC_ACT_ERRNO)
+		diag_err(c->d, line, "set \"action = errno\", or remove errno",
+			 "errno is used only with action = errno, and action is %s",
+			 pol->seccomp.action == SC_ACT_LOG ? "log" : "kill");
 	for (i = 0; i < pol->ndirs; i++) {
 		struct policy_dir *dir = &pol->dirs[i];
 

@@ -61,6 +61,65 @@ apply-no-program 127
 apply-bad-cwd 125
 EOF_APPLY
 
+# ---- --check: what a run checks before its first change, and its verdict ------------------
+# The same profiles: --check exits 125 with exactly the run's messages.
+for name in apply-missing-path apply-no-program; do
+	(cd "$P" && "$CB" --profile "./$name.ini" --check -- /bin/true >"$TMP/out" 2>"$TMP/err.raw")
+	rc=$?
+	sed 's|^\./||' "$TMP/err.raw" >"$TMP/err"
+	diff -u "$P/$name.err" "$TMP/err" >"$TMP/diff"
+	ok $([ $rc -eq 125 ] && [ ! -s "$TMP/diff" ] &&
+	     grep -qx 'result      a run would stop here (exit 125)' "$TMP/out"; echo $?) \
+		"--check $name.ini: 125 (got $rc), the run's messages, the verdict"
+	[ -s "$TMP/diff" ] && sed 's/^/# /' "$TMP/diff"
+done
+# A missing path stops a run before the privilege drop (it was found by Landlock, after it).
+if [ $have_strace = 1 ]; then
+	(cd "$P" && strace -f -qq -o "$TMP/trace" -e trace=setgroups,setresuid,setresgid,prctl \
+		"$CB" --profile ./apply-missing-path.ini -- /bin/true 2>/dev/null)
+	ok $(! grep -qE 'setgroups|setres[ug]id|prctl\(PR_(SET|CAPBSET_DROP)' "$TMP/trace"; echo $?) \
+		"a missing [filesystem] path stops a run before any privilege is dropped (strace)"
+else
+	skip "missing path before the drop" "strace cannot run here"
+fi
+"$CB" --profile conf/minimal.ini --check -- /bin/true >"$TMP/out" 2>"$TMP/err"; rc=$?
+ok $([ $rc -eq 0 ] && [ ! -s "$TMP/err" ] &&
+     [ "$(tail -n 1 "$TMP/out")" = "result      a run would start" ]; echo $?) \
+	"--check with a program that would run: 0, \"a run would start\" (got $rc)"
+"$CB" --profile conf/minimal.ini --check >"$TMP/out" 2>"$TMP/err"; rc=$?
+ok $([ $rc -eq 0 ] && grep -q '^not checked: the program' "$TMP/out"; echo $?) \
+	"--check without the program the command line names: 0, and says it was not checked"
+# A program the run refuses with 126: --check says the same, with 125.
+chmod 755 "$TMP" && mkdir -m 755 "$TMP/progs"	# reachable by the sandboxed user
+cp /bin/true "$TMP/progs/rootonly" && chmod 700 "$TMP/progs/rootonly"
+printf '\177ELF, but not really\n' >"$TMP/progs/notelf" && chmod 755 "$TMP/progs/notelf"
+for prog in rootonly notelf; do
+	"$CB" --profile conf/minimal.ini -- "$TMP/progs/$prog" >/dev/null 2>"$TMP/run.err"; runrc=$?
+	"$CB" --profile conf/minimal.ini --check -- "$TMP/progs/$prog" >/dev/null 2>"$TMP/err"; rc=$?
+	ok $([ $runrc -eq 126 ] && [ $rc -eq 125 ] && [ -s "$TMP/err" ] &&
+	     cmp -s "$TMP/run.err" "$TMP/err"; echo $?) \
+		"--check -- $prog: 125 with the messages of the run, which gives $runrc"
+	sed 's/^/# /' "$TMP/err"
+done
+if command -v setpriv >/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$CB" --profile conf/minimal.ini \
+		--check -- /bin/true >"$TMP/out" 2>"$TMP/err"; rc=$?
+	ok $([ $rc -eq 0 ] && grep -q '^not checked without root' "$TMP/out"; echo $?) \
+		"--check unprivileged: 0, saying what only root can check (got $rc)"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$CB" --profile conf/minimal.ini \
+		--check -- /no/such/prog >/dev/null 2>"$TMP/err"; rc=$?
+	ok $([ $rc -eq 125 ] && grep -q 'does not exist' "$TMP/err"; echo $?) \
+		"--check unprivileged still finds a missing program (got $rc)"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$CB" --profile conf/minimal.ini \
+		-- /bin/true 2>"$TMP/err"; rc=$?
+	ok $([ $rc -eq 125 ] && [ "$(head -n 1 "$TMP/err")" = "credbox: must be started as root (it opens each grant as its owner, then drops to the profile's user)" ] &&
+	     grep -qx 'hint: credbox --profile conf/minimal.ini --check checks a profile without root' "$TMP/err"; echo $?) \
+		"a run started unprivileged: says first that it needs root, and that --check does not"
+	sed 's/^/# /' "$TMP/err"
+else
+	for i in 1 2 3; do skip "unprivileged" "no setpriv"; done
+fi
+
 # (which profiles root trusts: profile-files.t)
 
 # ---- options -------------------------------------------------------------------------------
@@ -96,12 +155,13 @@ env -i "$CB" --profile conf/minimal.ini --check >"$TMP/out"; rc=$?
 ok $([ $rc -eq 0 ] && grep -q '^granted directories' "$TMP/out" &&
      grep -q 'none: runs on any kernel' "$TMP/out" && grep -q '^this kernel' "$TMP/out"
      echo $?) "--check conf/minimal.ini prints the plan and the kernel's features"
-"$CB" --profile "$P/grants.ini" --check >"$TMP/out"; rc=$?
-ok $([ $rc -eq 0 ] && grep -qE '^  tmp +3  ro +refused +/tmp' "$TMP/out"; echo $?) \
+"$CB" --profile "$P/grants.ini" --check >"$TMP/out" 2>"$TMP/err"; rc=$?
+ok $(grep -qE '^  tmp +3  ro +refused +/tmp' "$TMP/out"; echo $?) \
 	"--check shows the grant table (name, fd, access, symlinks, path)"
 if ! grep -q '^  O_CRED_ALLOW  available' "$TMP/out"; then
-	grep -q 'a run stops before any change (exit 125)' "$TMP/out"
-	ok $? "--check says that a run would stop on this kernel"
+	grep -q 'a run stops before any change (exit 125)' "$TMP/out" &&
+		[ $rc -eq 125 ] && grep -q 'this kernel lacks O_CRED_ALLOW' "$TMP/err"
+	ok $? "--check says that a run would stop on this kernel, and exits 125 (got $rc)"
 else
 	skip "--check on a kernel without O_CRED_ALLOW" "this kernel has it"
 fi
