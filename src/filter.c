@@ -102,8 +102,9 @@ static int mark(struct resolver *r, int nr, const char *name, int by_name, struc
 		return 0;	/* named earlier: the name wins over a group */
 	if (s->set == 1 + by_name && !act_eq(s->act, act))
 		return diag_err(r->d, line, "name the system call on its own to settle it",
-				s->line == line ? "%s: %s and %s on this line%.0s" :
-				"%s: %s here, %s on %s", name, act_str(act, b1, sizeof(b1)),
+				s->line == line ? "%.*s: %s and %s on this line%.0s" :
+				"%.*s: %s here, %s on %s", (int)strcspn(name, ":"), name,
+				act_str(act, b1, sizeof(b1)),
 				act_str(s->act, b2, sizeof(b2)),
 				diag_where(r->d, s->line, line, where, sizeof(where)));
 	s->set = 1 + by_name;

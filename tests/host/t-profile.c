@@ -313,7 +313,7 @@ static void test_bad_plans(void)
 	       "always-denied syscall named in allow");
 	expect(BASE "deny = @clock:EPERM\ndeny = @privileged:EACCES, settimeofday:EINVAL\n"
 	       "deny = @sync:EIO, @memory:ENOMEM\n",
-	       "t.ini:9: msync: errno ENOMEM here, errno EIO on line 9\n"
+	       "t.ini:9: msync: errno ENOMEM and errno EIO on this line\n"
 	       "hint: name the system call on its own to settle it\n",
 	       "two groups disagree: an error, not first-wins");
 	got = run(BASE, cmd, 1, NULL, NULL);
