@@ -6,6 +6,10 @@
 #   make run        boot the patched kernel and show credbox on conf/dosemu.ini
 #   make bench      the benchmark table (ratios from one run)
 #   make fuzz       longer fuzzing runs of the profile parser and ELF checks
+#   make install    credbox, its man pages, the client library, credbox.pc, the example
+#                   profiles and bash completion; make uninstall removes them. Both honour
+#                   DESTDIR, PREFIX (/usr/local), BINDIR, LIBDIR, INCLUDEDIR, MANDIR, DOCDIR
+#                   and SYSCONFDIR (/etc: where --profile NAME finds NAME.ini, built in)
 
 B        ?= build
 CC       ?= cc
@@ -18,12 +22,20 @@ CFLAGS   += -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter \
 	    -D_GNU_SOURCE -fstack-protector-strong -Isrc -I$(B) $(PKG_CFLAGS)
 LDLIBS   += $(PKG_LIBS)
 # credbox itself takes its three libraries from their static archives: loading them is a
-# quarter of a millisecond on every start (README, "The numbers"). libc stays shared, so that
+# quarter of a millisecond on every start (README, "Benchmarks"). libc stays shared, so that
 # user and group names resolve through the system's NSS modules.
 CREDBOX_LIBS := -Wl,-Bstatic $(PKG_LIBS) -Wl,-Bdynamic
 
-VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.1)
-CFLAGS   += -DCREDBOX_VERSION='"$(VERSION)"'
+VERSION  := $(shell cat VERSION)
+PREFIX      ?= /usr/local
+BINDIR      ?= $(PREFIX)/bin
+LIBDIR      ?= $(PREFIX)/lib
+INCLUDEDIR  ?= $(PREFIX)/include
+DATADIR     ?= $(PREFIX)/share
+MANDIR      ?= $(DATADIR)/man
+DOCDIR      ?= $(DATADIR)/doc/credbox
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+SYSCONFDIR  ?= /etc
 
 # Every src/*.c except the entry point and the client API goes into one static
 # library that the unit tests link against; fuzz targets live in tests/.
@@ -33,11 +45,20 @@ SRC_C    := $(filter-out src/main.c $(CLIENT_C),$(wildcard src/*.c))
 SRC_S    := $(wildcard src/*.S)
 LIB_OBJS := $(SRC_C:src/%.c=$(B)/%.o) $(SRC_S:src/%.S=$(B)/%.o)
 
-.PHONY: all kernel initramfs check check-host check-vm run bench fuzz clean deps
+.PHONY: all kernel initramfs check check-host check-vm run bench fuzz clean deps install \
+	uninstall
 all: $(B)/credbox $(B)/libcredbox-client.a
 
 $(B)/%.o: src/%.c $(wildcard src/*.h) | $(B)
 	$(CC) $(CFLAGS) -c -o $@ $<
+# What the build was configured with, rewritten only when a value changed (so that a new
+# SYSCONFDIR or VERSION rebuilds main.o, and nothing else does).
+$(B)/config.h: FORCE | $(B)
+	@printf '#define CREDBOX_VERSION "%s"\n#define CREDBOX_SYSCONFDIR "%s"\n' \
+		'$(VERSION)' '$(SYSCONFDIR)' >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(B)/main.o: $(B)/config.h
+.PHONY: FORCE
 $(B)/%.o: src/%.S | $(B)
 	$(CC) $(CFLAGS) -c -o $@ $<
 $(B)/libcredbox.a: $(LIB_OBJS)
@@ -117,6 +138,48 @@ _bench: all $(TEST_BINS)
 	tests/vm/bench-transparent
 	$(MAKE) --no-print-directory bench-loader
 	$(MAKE) --no-print-directory bench-preopen
+
+# ---- install ---------------------------------------------------------------
+# credbox_openat(3)'s other functions, as pages that source it
+MANLINKS := credbox_openat_fd credbox_dir credbox_strerror
+EXAMPLES := $(wildcard conf/*.ini)
+
+$(B)/credbox.pc: src/credbox.pc.in VERSION FORCE | $(B)
+	@sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(B)/credbox.bash: completion/credbox.in FORCE | $(B)
+	@sed -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|' $< >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+install: all $(B)/credbox.pc $(B)/credbox.bash
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(SYSCONFDIR)/credbox
+	install -m 0755 $(B)/credbox $(DESTDIR)$(BINDIR)/credbox
+	install -m 0644 $(B)/libcredbox-client.a $(DESTDIR)$(LIBDIR)/libcredbox-client.a
+	install -m 0644 $(B)/credbox.pc $(DESTDIR)$(LIBDIR)/pkgconfig/credbox.pc
+	install -m 0644 src/credbox.h $(DESTDIR)$(INCLUDEDIR)/credbox.h
+	install -m 0644 man/credbox.1 $(DESTDIR)$(MANDIR)/man1/credbox.1
+	install -m 0644 man/credbox_openat.3 $(DESTDIR)$(MANDIR)/man3/credbox_openat.3
+	install -m 0644 man/credbox.ini.5 $(DESTDIR)$(MANDIR)/man5/credbox.ini.5
+	for f in $(MANLINKS); do \
+		echo '.so man3/credbox_openat.3' >$(DESTDIR)$(MANDIR)/man3/$$f.3 || exit; \
+	done
+	install -m 0644 $(EXAMPLES) $(DESTDIR)$(DOCDIR)/examples/
+	install -m 0644 $(B)/credbox.bash $(DESTDIR)$(BASHCOMPDIR)/credbox
+
+# The profiles an admin put in SYSCONFDIR/credbox stay; the directory goes if it is empty.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/credbox $(DESTDIR)$(LIBDIR)/libcredbox-client.a \
+		$(DESTDIR)$(LIBDIR)/pkgconfig/credbox.pc $(DESTDIR)$(INCLUDEDIR)/credbox.h \
+		$(DESTDIR)$(MANDIR)/man1/credbox.1 $(DESTDIR)$(MANDIR)/man3/credbox_openat.3 \
+		$(DESTDIR)$(MANDIR)/man5/credbox.ini.5 \
+		$(MANLINKS:%=$(DESTDIR)$(MANDIR)/man3/%.3) \
+		$(EXAMPLES:conf/%=$(DESTDIR)$(DOCDIR)/examples/%) \
+		$(DESTDIR)$(BASHCOMPDIR)/credbox
+	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/credbox \
+		2>/dev/null
 
 clean:
 	rm -rf $(B)

@@ -366,7 +366,24 @@ static int enter_cwd(const struct plan *plan, struct failure *err)
 	return 0;
 }
 
-int apply(const struct plan *plan, struct failure *err)
+/* --verbose: the summary, written whole (it is not allocated: the heap is no more). */
+static void write_summary(const char *s)
+{
+	size_t len = s ? strlen(s) : 0;
+	ssize_t n;
+
+	while (len) {
+		n = write(STDERR_FILENO, s, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		s += n;
+		len -= n;
+	}
+}
+
+int apply(const struct plan *plan, const char *summary, struct failure *err)
 {
 	int dir_fds[PROFILE_MAX_DIRS];
 	struct loader_image *img;
@@ -440,6 +457,8 @@ int apply(const struct plan *plan, struct failure *err)
 			return fail(err, EXIT_CREDBOX, NO_LINE, NULL, e,
 				    "arming the redirect runtime: %s", strerror(-e));
 	}
+
+	write_summary(summary);
 
 	/* 5. Seccomp, last: the rights cannot leave the process, no other process reaches in. */
 	e = filter_install(&bpf);

@@ -9,8 +9,12 @@
 #include "failure.h"
 #include "plan.h"
 
-/* Returns (why, the exit status and the profile's line in err) only on failure. */
-int apply(const struct plan *plan, struct failure *err);
+/*
+ * Returns (why, the exit status and the profile's line in err) only on failure. summary: NULL,
+ * or text (--verbose) written to stderr once everything but seccomp is in place, the last
+ * moment a write cannot be denied by the profile's filter.
+ */
+int apply(const struct plan *plan, const char *summary, struct failure *err);
 
 /*
  * Step 0, before apply: the new session (session.h), unless the profile keeps the caller's.

@@ -31,12 +31,7 @@
 #include "sysnames.h"
 #include "util.h"
 
-#ifndef CREDBOX_VERSION
-#define CREDBOX_VERSION "0.1"
-#endif
-#ifndef CREDBOX_SYSCONFDIR
-#define CREDBOX_SYSCONFDIR "/etc"
-#endif
+#include "config.h"	/* CREDBOX_VERSION, CREDBOX_SYSCONFDIR: made by the Makefile */
 
 enum mode { MODE_RUN, MODE_CHECK, MODE_PRINT_FILTER, MODE_HELP, MODE_VERSION, MODE_GROUPS,
 	    MODE_DUMP_KEYS };
@@ -358,6 +353,59 @@ static int check(const struct diag *d, const struct plan *plan)
 	return 0;
 }
 
+static void summary_ident(FILE *f, const struct plan_ident *id)
+{
+	size_t i;
+
+	fprintf(f, "%s (uid %u, gid %u", id->name, (unsigned)id->uid, (unsigned)id->gid);
+	for (i = 0; i < id->ngroups; i++)
+		fprintf(f, "%s%u", i ? "," : ", groups ", (unsigned)id->groups[i]);
+	fputc(')', f);
+}
+
+/*
+ * --verbose: what a run applies, in a few lines for stderr, made now (apply writes it when
+ * everything but seccomp is in place, and may no longer allocate). NULL: no memory.
+ */
+static char *verbose_summary(const struct diag *d, const struct plan *plan)
+{
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&buf, &len);
+	int abi = landlock_abi();
+
+	if (!f)
+		return NULL;
+	fputs("credbox: applied ", f);
+	diag_fputs(d->file, f);
+	fputs(": the program runs as ", f);
+	summary_ident(f, &plan->run);
+	fputs(",\ncredbox:   without capabilities, with no_new_privs, not dumpable\n", f);
+	for (i = 0; i < plan->ndirs; i++) {
+		fprintf(f, "credbox:   fd %d: [dir %s] %s, %s, as ", plan->dirs[i].fd,
+			plan->dirs[i].name, plan->dirs[i].path, plan->dirs[i].rw ? "rw" : "ro");
+		summary_ident(f, &plan->dirs[i].id);
+		fputc('\n', f);
+	}
+	if (abi < 0)
+		fputs("credbox:   Landlock: none on this kernel (landlock = best-effort)\n", f);
+	else
+		fprintf(f, "credbox:   Landlock ABI %d: the grants and %zu paths, nothing else\n",
+			abi, plan->npaths);
+	fprintf(f, "credbox:   seccomp: the profile's %s and credbox's always-denied filter\n"
+		"credbox:   starting ", plan->filter.allow_list ? "allow-list" : "deny-list");
+	for (i = 0; plan->argv[i]; i++) {
+		fputs(i ? " " : "", f);
+		diag_fputs(plan->argv[i], f);
+	}
+	fputc('\n', f);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 /* The waiting parent of a new session (session.h) ends as the program did. */
 static int end_like(int wait_status)
 {
@@ -407,6 +455,7 @@ int main(int argc, char **argv)
 	struct options opt;
 	struct run *r;
 	struct diag d;
+	char *summary;
 	int status, e;
 
 	if (open_std_fds() < 0)
@@ -456,13 +505,14 @@ int main(int argc, char **argv)
 		return print_filter(&r->plan);
 	if (opt.mode == MODE_CHECK)
 		return check(&d, &r->plan);
+	summary = opt.verbose ? verbose_summary(&d, &r->plan) : NULL;
 	fflush(NULL);
-	r->plan.profile = opt.profile;
+	r->plan.profile = r->path;
 	e = apply_session(&r->plan, &status, &r->err);
 	if (e > 0)
 		return end_like(status);
 	if (!e)
-		apply(&r->plan, &r->err);
+		apply(&r->plan, summary, &r->err);
 	print_failure(&d, &r->err);
 	return r->err.status;
 }

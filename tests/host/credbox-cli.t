@@ -210,6 +210,21 @@ else
 	skip "grants on a kernel without O_CRED_ALLOW" "this kernel has it"
 fi
 
+# ---- --verbose: one summary on stderr of what was applied, just before the program starts ------
+"$CB" --verbose --profile conf/minimal.ini -- /bin/sh -c 'echo from the program >&2' 2>"$TMP/err"
+rc=$?
+ok $([ $rc -eq 0 ] && [ "$(head -n 1 "$TMP/err")" = "credbox: applied conf/minimal.ini: the program runs as nobody (uid 65534, gid 65534)," ] &&
+     grep -q '^credbox:   seccomp: the profile.s deny-list' "$TMP/err" &&
+     [ "$(tail -n 2 "$TMP/err" | head -n 1)" = "credbox:   starting /bin/sh -c echo from the program >&2" ] &&
+     [ "$(tail -n 1 "$TMP/err")" = "from the program" ]; echo $?) \
+	"--verbose: the summary, ending with the command, then the program's own output (got $rc)"
+sed 's/^/# /' "$TMP/err"
+"$CB" --profile conf/minimal.ini -- /bin/sh -c 'echo from the program >&2' 2>"$TMP/err"
+ok $([ "$(cat "$TMP/err")" = "from the program" ]; echo $?) "without --verbose: not a word"
+"$CB" -v --profile conf/minimal.ini -- /no/such/program 2>"$TMP/err"; rc=$?
+ok $([ $rc -eq 127 ] && ! grep -q applied "$TMP/err"; echo $?) \
+	"--verbose and a run that stops: no summary, only the error (got $rc)"
+
 # ---- the filter probe: denied system calls fail as configured --------------------------------
 # expect PROFILE: stdin holds "call result" lines that sysprobe must print under PROFILE
 expect() {
