@@ -150,6 +150,19 @@ int diag_fputs(const char *s, FILE *f)
 	return 0;
 }
 
+void diag_write(FILE *f, const char *where, const char *text, const char *hint)
+{
+	diag_fputs(where, f);
+	fputs(": ", f);
+	diag_fputs(text, f);
+	fputc('\n', f);
+	if (hint) {
+		fputs("hint: ", f);
+		diag_fputs(hint, f);
+		fputc('\n', f);
+	}
+}
+
 char *diag_format(const struct diag *d)
 {
 	char *buf = NULL;
@@ -163,15 +176,7 @@ char *diag_format(const struct diag *d)
 	for (i = 0; i < d->n; i++) {
 		const struct diag_msg *m = &d->msgs[i];
 
-		diag_fputs(diag_location(d, m->line, where, sizeof(where)), f);
-		fputs(": ", f);
-		diag_fputs(m->text, f);
-		fputc('\n', f);
-		if (m->hint) {
-			fputs("hint: ", f);
-			diag_fputs(m->hint, f);
-			fputc('\n', f);
-		}
+		diag_write(f, diag_location(d, m->line, where, sizeof(where)), m->text, m->hint);
 	}
 	if (d->oom)
 		fprintf(f, "%s: out of memory while recording errors\n", d->file);

@@ -66,5 +66,7 @@ const char *diag_location(const struct diag *d, int line, char *buf, size_t size
  * that are not UTF-8) as \xHH: a profile's bytes are echoed in messages. 0, or EOF.
  */
 int diag_fputs(const char *s, FILE *f);
+/* One message, as diag_format writes each: "where: text", then "hint: hint" unless NULL. */
+void diag_write(FILE *f, const char *where, const char *text, const char *hint);
 
 #endif /* CREDBOX_DIAG_H */

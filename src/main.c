@@ -210,16 +210,8 @@ static void print_failure(const struct diag *d, const struct failure *err)
 {
 	char where[PATH_MAX + 16];
 
-	diag_fputs(err->line < 0 ? "credbox" : diag_location(d, err->line, where, sizeof(where)),
-		   stderr);
-	fputs(": ", stderr);
-	diag_fputs(err->msg, stderr);
-	fputc('\n', stderr);
-	if (err->hint) {
-		fputs("hint: ", stderr);
-		diag_fputs(err->hint, stderr);
-		fputc('\n', stderr);
-	}
+	diag_write(stderr, err->line < 0 ? "credbox" :
+		   diag_location(d, err->line, where, sizeof(where)), err->msg, err->hint);
 }
 
 static void describe_kernel(const struct plan *plan)

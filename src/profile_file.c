@@ -229,6 +229,9 @@ static int walk_in(struct walk *w, struct walk_buf *b, const char *path, int *fd
 		*fd = openat(w->dir, c, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		if (*fd < 0 || fstat(*fd, st) < 0) {
 			err = -errno;
+			if (*fd >= 0)
+				close(*fd);
+			*fd = -1;
 			return last ? fail(e, err, NULL, "%s", strerror(-err)) :
 				      fail(e, err, NULL, "directory %s/%s: %s", w->real, c,
 					   strerror(-err));
