@@ -23,7 +23,7 @@ $(HT)/t-%: tests/host/t-%.c tests/host/tap.h $(B)/libcredbox.a | $(HT)
 $(HT)/nolandlock: tests/host/nolandlock.c | $(HT)
 	$(CC) $(HOST_TFLAGS) -o $@ $< $(LDLIBS)
 
-# What checking a granted tree costs (make bench-preopen; README, "The numbers").
+# What checking a granted tree costs (make bench-preopen; README, "Benchmarks").
 $(HT)/preopen-bench: tests/host/preopen-bench.c tests/vm/bench.h $(B)/libcredbox.a | $(HT)
 	$(CC) $(filter-out -O2,$(CFLAGS)) -O2 -o $@ $< $(B)/libcredbox.a $(LDLIBS)
 .PHONY: bench-preopen
