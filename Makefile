@@ -138,6 +138,7 @@ _bench: all $(TEST_BINS)
 	tests/vm/bench-transparent
 	$(MAKE) --no-print-directory bench-loader
 	$(MAKE) --no-print-directory bench-preopen
+	$(MAKE) --no-print-directory bench-redirect
 
 # ---- install ---------------------------------------------------------------
 # credbox_openat(3)'s other functions, as pages that source it
