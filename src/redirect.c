@@ -393,55 +393,46 @@ void redirect_describe(const struct plan *plan, FILE *out, const char *prefix)
 		prefix);
 }
 
-int redirect_prepare(const struct plan *plan, struct redirect *rd, struct filter_bpf *bpf,
-		     struct failure *err)
+/* Map the runtime's image and fill its configuration (not yet read-only). */
+static struct rt_conf *map_runtime(const struct plan *plan, struct redirect *rd)
 {
-	const struct filter_spec *spec = &plan->filter;
-	struct filter_spec trapped = { .allow_list = spec->allow_list };
-	uint32_t vals[MAX_VERDICTS];
-	unsigned int nvals = 0;
-	const char *need, *slash;
+	const char *slash = strrchr(plan->program, '/');
 	struct rt_conf *c;
-	size_t used = 0;
 	void *m;
-	int nr, e;
-
-	memset(rd, 0, sizeof(*rd));
-	rd->armed = armed(plan, &rd->transparent, &need);
-	if (rd->transparent > RT_MAX_GRANTS)
-		return fail(err, transparent_line(plan), NULL, -E2BIG,
-			    "more than %d transparent grants", RT_MAX_GRANTS);
-	if (need && rd->transparent)
-		return fail(err, transparent_line(plan),
-			    "allow it in [seccomp], or set transparent = no", -EPERM,
-			    "transparent = yes: the redirection calls %s, which [seccomp] denies",
-			    need);
-	if (!rd->armed)
-		return (e = filter_compile(spec, bpf)) ?
-		       fail(err, plan->pol->seccomp.sec.line, NULL, e,
-			    "[seccomp]: cannot compile the filters: %s", strerror(-e)) : 0;
 
 	rd->size = RT_END_OFF;
 	m = mmap(NULL, rd->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED)
-		return fail(err, FAILURE_NO_LINE, NULL, -errno,
-			    "cannot map the redirect runtime: %s", strerror(errno));
+		return NULL;
 	rd->base = (uintptr_t)m;
 	memcpy(m, redirect_rt_image, sizeof(redirect_rt_image));
 	c = (struct rt_conf *)(rd->base + RT_CONF_OFF);
 	c->version = RT_VERSION;
 	c->base = rd->base;
 	c->exempt_ip = rd->base + RT_EXEMPT_RET_OFF;
-	slash = strrchr(plan->program, '/');
 	snprintf(c->prog, sizeof(c->prog), "%s", slash ? slash + 1 : plan->program);
 	/* The program starts in [program] cwd: in a tree, the runtime keeps it (apply.c). */
 	snprintf(c->cwd, sizeof(c->cwd), "%s", plan->cwd ? plan->cwd : "/");
 	fill_grants(plan, c);
+	return c;
+}
 
-	/* Which calls trap, and the profile's filter with markers in their place. */
+/*
+ * Which calls trap (c->kind, c->msg), and the profile's filter with a marker in place of the
+ * verdict of each, compiled into bpf and patched (the top of this file).
+ */
+static int compile_traps(const struct plan *plan, const struct redirect *rd,
+			 struct rt_conf *c, struct filter_bpf *bpf)
+{
+	const struct filter_spec *spec = &plan->filter;
+	struct filter_spec trapped = { .allow_list = spec->allow_list, .dflt = spec->dflt };
+	uint32_t vals[MAX_VERDICTS];
+	unsigned int nvals = 0;
+	size_t used = 0;
+	int nr, e;
+
 	trapped.e = calloc(RT_NR_MAX, sizeof(*trapped.e));
 	e = trapped.e ? 0 : -ENOMEM;
-	trapped.dflt = spec->dflt;
 	if (!e && (rd->armed == ARM_KILLS ? spec->dflt.kind == FILTER_KILL : denies(spec->dflt)))
 		e = marker(spec->dflt, vals, &nvals, &trapped.dflt);
 	for (nr = 0; !e && nr < RT_NR_MAX; nr++) {
@@ -484,11 +475,42 @@ int redirect_prepare(const struct plan *plan, struct redirect *rd, struct filter
 		if (e)
 			filter_bpf_free(bpf);
 	}
-	if (!e && (mprotect(m, RT_TEXT_END_OFF, PROT_READ | PROT_EXEC) ||
-		   mprotect((char *)m + RT_CONF_OFF, RT_STATE_START_OFF - RT_CONF_OFF, PROT_READ)))
+	return e;
+}
+
+int redirect_prepare(const struct plan *plan, struct redirect *rd, struct filter_bpf *bpf,
+		     struct failure *err)
+{
+	const char *need;
+	struct rt_conf *c;
+	int e;
+
+	memset(rd, 0, sizeof(*rd));
+	rd->armed = armed(plan, &rd->transparent, &need);
+	if (rd->transparent > RT_MAX_GRANTS)
+		return fail(err, transparent_line(plan), NULL, -E2BIG,
+			    "more than %d transparent grants", RT_MAX_GRANTS);
+	if (need && rd->transparent)
+		return fail(err, transparent_line(plan),
+			    "allow it in [seccomp], or set transparent = no", -EPERM,
+			    "transparent = yes: the redirection calls %s, which [seccomp] denies",
+			    need);
+	if (!rd->armed)
+		return (e = filter_compile(&plan->filter, bpf)) ?
+		       fail(err, plan->pol->seccomp.sec.line, NULL, e,
+			    "[seccomp]: cannot compile the filters: %s", strerror(-e)) : 0;
+	c = map_runtime(plan, rd);
+	if (!c)
+		return fail(err, FAILURE_NO_LINE, NULL, -errno,
+			    "cannot map the redirect runtime: %s", strerror(errno));
+	e = compile_traps(plan, rd, c, bpf);
+	/* The runtime's code read-only and executable, its configuration read-only. */
+	if (!e && (mprotect((void *)rd->base, RT_TEXT_END_OFF, PROT_READ | PROT_EXEC) ||
+		   mprotect((void *)(rd->base + RT_CONF_OFF), RT_STATE_START_OFF - RT_CONF_OFF,
+			    PROT_READ)))
 		e = -errno;
 	if (e) {
-		munmap(m, rd->size);
+		munmap((void *)rd->base, rd->size);
 		memset(rd, 0, sizeof(*rd));
 		return fail(err, plan->pol->seccomp.sec.line, NULL, e,
 			    "[seccomp]: cannot build the redirecting filter: %s", strerror(-e));

@@ -813,6 +813,63 @@ static long pass_abs(long nr, const long *a, const struct rt_op *op, enum where 
 	return same_call(nr, b);
 }
 
+/* A call whose path lies in a tree, made through its grant. */
+static long through_grant(const struct rt_op *op, long nr, long *a, const struct target *t)
+{
+	long ret;
+
+	switch (op->op) {
+	case OP_OPEN:
+		return do_open(t, op->dirfd < 0 ? a[1] : a[2], op->dirfd < 0 ? a[2] : a[3]);
+	case OP_CREAT:
+		return do_open(t, O_CREAT | O_WRONLY | O_TRUNC, a[1]);
+	case OP_OPENAT2: {
+		struct open_how how;
+
+		if ((unsigned long)a[3] < sizeof(how))
+			return E(EINVAL_);
+		memcpy(&how, (const void *)a[2], sizeof(how));
+		/* Already through a grant, or scoped in a way a tree path cannot keep: as is. */
+		if ((how.flags & OA2_CRED_INHERIT) || (how.resolve & RESOLVE_IN_ROOT))
+			return same_call(nr, a);
+		return do_open(t, (long)how.flags, (long)how.mode);
+	}
+	case OP_STAT:
+		return do_fstat_path(t, 0, nr, (void *)a[1], 0, 0);
+	case OP_LSTAT:
+		return do_fstat_path(t, 1, nr, (void *)a[1], 0, 0);
+	case OP_FSTATAT:
+		return do_fstat_path(t, (a[3] & AT_SYMLINK_NOFOLLOW_) != 0, nr, (void *)a[2], 0,
+				     0);
+	case OP_STATX:
+		return do_fstat_path(t, (a[2] & AT_SYMLINK_NOFOLLOW_) != 0, nr, (void *)a[4],
+				     a[2], a[3]);
+	case OP_ACCESS:
+		return do_access(t, a[1], 0);
+	case OP_FACCESSAT:
+		return do_access(t, a[2], nr == __NR_faccessat2 &&
+				 (a[3] & AT_SYMLINK_NOFOLLOW_));
+	case OP_READLINK:
+		return do_readlink(t);
+	case OP_CHDIR:
+		return do_chdir(t);
+	case OP_TRUNCATE:
+		return do_truncate(t, a[1]);
+	case OP_XATTR:
+		return do_xattr(t, nr, a[1], a[2], a[3]);
+	case OP_STATFS: {
+		long fd = peek_open(t, 0);
+
+		if (fd < 0)
+			return fd;
+		ret = SC2(__NR_fstatfs, fd, a[1]);
+		SC1(__NR_close, fd);
+		return ret;
+	}
+	}
+	return E(EINVAL_);
+}
+
 static long redirect(long nr, long *a)
 {
 	const struct rt_op *op = op_find(nr);
@@ -851,56 +908,7 @@ static long redirect(long nr, long *a)
 	}
 	if (op->op == OP_PASS_ABS || w != W_TREE)
 		return w == W_PASS && op->path2 < 0 ? same_call(nr, a) : pass_abs(nr, a, op, w, &t);
-	switch (op->op) {
-	case OP_OPEN:
-		return do_open(&t, op->dirfd < 0 ? a[1] : a[2], op->dirfd < 0 ? a[2] : a[3]);
-	case OP_CREAT:
-		return do_open(&t, O_CREAT | O_WRONLY | O_TRUNC, a[1]);
-	case OP_OPENAT2: {
-		struct open_how how;
-
-		if ((unsigned long)a[3] < sizeof(how))
-			return E(EINVAL_);
-		memcpy(&how, (const void *)a[2], sizeof(how));
-		/* Already through a grant, or scoped in a way a tree path cannot keep: as is. */
-		if ((how.flags & OA2_CRED_INHERIT) || (how.resolve & RESOLVE_IN_ROOT))
-			return same_call(nr, a);
-		return do_open(&t, (long)how.flags, (long)how.mode);
-	}
-	case OP_STAT:
-		return do_fstat_path(&t, 0, nr, (void *)a[1], 0, 0);
-	case OP_LSTAT:
-		return do_fstat_path(&t, 1, nr, (void *)a[1], 0, 0);
-	case OP_FSTATAT:
-		return do_fstat_path(&t, (a[3] & AT_SYMLINK_NOFOLLOW_) != 0, nr, (void *)a[2], 0,
-				     0);
-	case OP_STATX:
-		return do_fstat_path(&t, (a[2] & AT_SYMLINK_NOFOLLOW_) != 0, nr, (void *)a[4],
-				     a[2], a[3]);
-	case OP_ACCESS:
-		return do_access(&t, a[1], 0);
-	case OP_FACCESSAT:
-		return do_access(&t, a[2], nr == __NR_faccessat2 &&
-				 (a[3] & AT_SYMLINK_NOFOLLOW_));
-	case OP_READLINK:
-		return do_readlink(&t);
-	case OP_CHDIR:
-		return do_chdir(&t);
-	case OP_TRUNCATE:
-		return do_truncate(&t, a[1]);
-	case OP_XATTR:
-		return do_xattr(&t, nr, a[1], a[2], a[3]);
-	case OP_STATFS: {
-		long fd = peek_open(&t, 0);
-
-		if (fd < 0)
-			return fd;
-		ret = SC2(__NR_fstatfs, fd, a[1]);
-		SC1(__NR_close, fd);
-		return ret;
-	}
-	}
-	return E(EINVAL_);
+	return through_grant(op, nr, a, &t);
 }
 
 /* ---- denials, signals, execve ---------------------------------------------------------------- */
