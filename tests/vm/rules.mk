@@ -39,13 +39,13 @@ $(E2E)/%: tests/vm/e2e/%.c
 # tp-probe knows nothing of credbox: plain paths and raw system calls, dynamic and static.
 TP := $(B)/tests/tp
 TEST_BINS += $(TP)/tp-probe $(TP)/tp-probe-static
-$(TP)/tp-probe: tests/vm/transparent/tp-probe.c
+$(TP)/tp-probe: tests/vm/transparent/tp-probe.c tests/vm/transparent/tp-exempt.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -pthread -o $@ $<
-$(TP)/tp-probe-static: tests/vm/transparent/tp-probe.c
+$(TP)/tp-probe-static: tests/vm/transparent/tp-probe.c tests/vm/transparent/tp-exempt.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -pthread -static -o $@ $<
 TEST_BINS += $(TP)/tp-bench
-$(TP)/tp-bench: tests/vm/transparent/tp-bench.c $(B)/libcredbox-client.a src/credbox.h tests/vm/bench.h
+$(TP)/tp-bench: tests/vm/transparent/tp-bench.c tests/vm/transparent/tp-exempt.h $(B)/libcredbox-client.a src/credbox.h tests/vm/bench.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/libcredbox-client.a

@@ -27,43 +27,15 @@
 #include "credbox.h"
 #include "uapi.h"
 #include "../bench.h"
+#include "tp-exempt.h"
 
-/* rt_syscall6's first bytes, up to its syscall instruction (tp-probe.c finds it the same way). */
-static const unsigned char rt_code[] = { 0x48, 0x89, 0xf8, 0x48, 0x89, 0xf7, 0x48, 0x89, 0xd6,
-					 0x48, 0x89, 0xca, 0x4d, 0x89, 0xc2, 0x4d, 0x89, 0xc8,
-					 0x4c, 0x8b, 0x4c, 0x24, 0x08, 0x0f, 0x05, 0xc3 };
-
-typedef long (*rawsys_t)(long, long, long, long, long, long, long);
-
-static rawsys_t find_exempt(void)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[512];
-	rawsys_t found = NULL;
-
-	while (f && !found && fgets(line, sizeof(line), f)) {
-		unsigned long s, e;
-		char perm[8];
-
-		if (sscanf(line, "%lx-%lx %7s", &s, &e, perm) != 3 || perm[2] != 'x' ||
-		    strchr(line, '/') || strstr(line, "[vdso]"))
-			continue;
-		for (; s + sizeof(rt_code) <= e && !found; s++) {
-			if (!memcmp((void *)s, rt_code, sizeof(rt_code)))
-				found = (rawsys_t)s;
-		}
-	}
-	if (f)
-		fclose(f);
-	return found;
-}
 
 /* Alternating batches in one process: the redirected open against the untrapped one. */
 static int pair(int rounds, int ops)
 {
 	struct open_how how = { .flags = O_RDONLY | O_CLOEXEC | OA2_CRED_INHERIT,
 				.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS };
-	rawsys_t sc = find_exempt();
+	tp_rawsys_t sc = tp_find_exempt();
 	double a[64], b[64], q[64];
 	int dfd = credbox_dir("bench"), r, i, fd, bad = 0;
 	char path[64];

@@ -36,6 +36,8 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "tp-exempt.h"
+
 #define T	"/srv/tp/drive"
 #define OTHER	"/srv/tp/other"
 
@@ -279,39 +281,10 @@ static void sigsys(void)
 
 /* ---- the exempt instruction ------------------------------------------------------------------ */
 
-/* rt_syscall6's first bytes: the mov sequence before the runtime's syscall instruction. */
-static const unsigned char rt_code[] = { 0x48, 0x89, 0xf8, 0x48, 0x89, 0xf7, 0x48, 0x89, 0xd6,
-					 0x48, 0x89, 0xca, 0x4d, 0x89, 0xc2, 0x4d, 0x89, 0xc8,
-					 0x4c, 0x8b, 0x4c, 0x24, 0x08, 0x0f, 0x05, 0xc3 };
-
-typedef long (*rawsys_t)(long, long, long, long, long, long, long);
-
-static rawsys_t find_exempt(void)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[512];
-	rawsys_t found = NULL;
-
-	while (f && !found && fgets(line, sizeof(line), f)) {
-		unsigned long s, e;
-		char perm[8];
-
-		if (sscanf(line, "%lx-%lx %7s", &s, &e, perm) != 3 || perm[2] != 'x' ||
-		    strchr(line, '/') || strstr(line, "[vdso]"))
-			continue;
-		for (; s + sizeof(rt_code) <= e && !found; s++) {
-			if (!memcmp((void *)s, rt_code, sizeof(rt_code)))
-				found = (rawsys_t)s;
-		}
-	}
-	if (f)
-		fclose(f);
-	return found;
-}
 
 static void exempt(void)
 {
-	rawsys_t sc = find_exempt();
+	tp_rawsys_t sc = tp_find_exempt();
 	long r;
 
 	check(sc != NULL, "found the runtime's syscall instruction in an anonymous mapping");
