@@ -296,20 +296,28 @@ static int map_segment(int fd, const Elf64_Phdr *p, uintptr_t bias)
  * Its interpreter and libraries go to the mmap region, randomised independently, so that an
  * address leaked from a library does not give away the program's ("offset2lib"); mapped next
  * to each other, as mmap would put them, they were a constant distance apart on every run.
- * No randomisation under personality(ADDR_NO_RANDOMIZE) (setarch -R, debuggers), as the
- * kernel. credbox itself sits in the same region: a collision (MAP_FIXED_NOREPLACE) draws
- * again; after a few, or without randomisation, the mmap region does (returns 0).
+ * No randomisation under personality(ADDR_NO_RANDOMIZE) (setarch -R, debuggers) or with
+ * kernel.randomize_va_space = 0, as the kernel. credbox itself sits in the same region: a
+ * collision (MAP_FIXED_NOREPLACE) draws again; after a few, or without randomisation, the
+ * mmap region does (returns 0).
  */
 static uintptr_t reserve_at_dyn_base(uintptr_t span, uintptr_t align)
 {
-	int pers = personality(0xffffffff), tries;
+	int pers = personality(0xffffffff), tries, fd;
+	char va = '2';
 
+	fd = open("/proc/sys/kernel/randomize_va_space", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (read(fd, &va, 1) != 1)
+			va = '2';
+		close(fd);
+	}
 	for (tries = 0; tries < 8; tries++) {
 		uint64_t rnd = 0;
 		uintptr_t b;
 		void *m;
 
-		if (pers == -1 || !(pers & ADDR_NO_RANDOMIZE)) {
+		if (va != '0' && (pers == -1 || !(pers & ADDR_NO_RANDOMIZE))) {
 			if (getrandom(&rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
 				return 0;
 			rnd = (rnd & ((1UL << LOADER_RND_BITS) - 1)) * PAGE;

@@ -127,7 +127,12 @@ done
 # ASLR: a PIE program lands at ELF_ET_DYN_BASE (0x555555554000) plus a random offset of its
 # own, below 2^40 bytes above it, and its libraries in the mmap region, randomised apart from
 # it: the image-to-libc distance differs on every run ("offset2lib"), under execve as well.
+aslr=$(cat /proc/sys/kernel/randomize_va_space 2>/dev/null || echo 2)
 for how in execve loader; do
+	if [ "$aslr" = 0 ]; then
+		ok 0 "$how: a PIE at ELF_ET_DYN_BASE + random # SKIP kernel.randomize_va_space = 0"
+		continue
+	fi
 	runs=""
 	for i in 1 2 3 4; do
 		if [ $how = execve ]; then
