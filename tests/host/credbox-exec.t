@@ -13,7 +13,16 @@ cd "$(dirname "$0")/../.." || exit 1
 CB=$PWD/build/credbox
 LT=$PWD/build/tests/loader
 n=0 failed=0
-ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); [ -n "${3:-}" ] && printf '%s\n' "$3" | sed 's/^/# /'; fi; }
+ok() {	# ok STATUS DESCRIPTION [DIAGNOSTIC]
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+		[ -n "${3:-}" ] && printf '%s\n' "$3" | sed 's/^/# /'
+	fi
+}
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 
 for f in "$CB" "$LT/loader-mkelf"; do
@@ -121,8 +130,8 @@ both "#! naming a FIFO" 126 "not a regular file" -- "$T/pub/fifo.sh"
 # ---- closed fds 0-2: /dev/null there, or glibc (secure mode) kills the program at start -------
 "$CB" --profile "$T/exec.ini" -- /bin/cat <&- >"$T/out" 2>&1
 rc=$?
-ok $([ $rc = 0 ] && [ ! -s "$T/out" ]; echo $?) "stdin closed: the program runs, reads EOF (got $rc)" \
-	"$(cat "$T/out")"
+ok $([ $rc = 0 ] && [ ! -s "$T/out" ]; echo $?) \
+	"stdin closed: the program runs, reads EOF (got $rc)" "$(cat "$T/out")"
 out=$("$CB" --profile "$T/exec.ini" -- /bin/sh -c \
 	'[ /proc/self/fd/0 -ef /dev/null ] && [ /proc/self/fd/1 -ef /dev/null ] && echo yes >&2' \
 	2>&1 <&- >&-)

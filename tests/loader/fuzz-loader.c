@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz-loader: libFuzzer target over the loader's header and program-header checks
- * (src/loader_elf.c) and its #! line parser (src/loader_script.c). The input is an ELF file; whatever the checks accept must also satisfy
- * the invariants the mapping code relies on, so an accepted plan is verified here too.
+ * (src/loader_elf.c) and its #! line parser (src/loader_script.c). The input is an ELF file
+ * or a script; whatever the checks accept must also satisfy the invariants the mapping code
+ * relies on, so an accepted plan (or #! line) is verified here too.
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -2,8 +2,8 @@
 /*
  * loader-bench PROGRAM [N]: start PROGRAM (no arguments) N times with fork+execve and N times
  * with fork+loader (loader_prepare, loader_build_stack, loader_enter in the child, as
- * credbox does), interleaved so that both see the same machine state, and print the mean cost of each and
- * their ratio.
+ * credbox does), interleaved so that both see the same machine state, and print the mean
+ * cost of each and their ratio.
  */
 #include <stdio.h>
 #include <stdlib.h>
