@@ -58,13 +58,13 @@ struct option_row {
 
 static const struct option_row option_table[] = {
 	{ "profile", 'p', "FILE|NAME", OPT_PROFILE, 0,
-	  "the profile to apply (credbox.ini(5)): a path with a '/', or the NAME of "
+	  "the profile (credbox.ini(5)): a path with a '/', or the NAME of "
 	  CREDBOX_SYSCONFDIR "/credbox/NAME.ini" },
 	{ "check", 'c', NULL, MODE_CHECK, 0,
-	  "check everything a run would, change nothing: exit 0 if a run would start, "
-	  "125 with the run's messages if not; print the plan" },
+	  "print the plan, check all a run checks before its first change, change "
+	  "nothing: exit 0 if a run would start, else 125 and the run's messages" },
 	{ "verbose", 'v', NULL, OPT_VERBOSE, 0,
-	  "before the program starts, print on stderr what was applied" },
+	  "print on stderr what was applied, just before the program starts" },
 	{ "print-filter", 0, NULL, MODE_PRINT_FILTER, 0,
 	  "print the seccomp filters as libseccomp's PFC text" },
 	{ "list-groups", 0, NULL, MODE_GROUPS, 0, "list the @groups of system calls" },
@@ -78,10 +78,12 @@ static void usage(FILE *out)
 	size_t i;
 
 	fputs("usage: credbox [--verbose] --profile FILE|NAME [--] [PROGRAM [ARG...]]\n"
-	      "       credbox --profile FILE|NAME --check | --print-filter\n"
+	      "       credbox --profile FILE|NAME --check [--] [PROGRAM [ARG...]]\n"
+	      "       credbox --profile FILE|NAME --print-filter\n"
 	      "       credbox --help | --version | --list-groups\n\n", out);
 	for (i = 0; i < ARRAY_SIZE(option_table); i++) {
 		const struct option_row *o = &option_table[i];
+		const char *doc = o->doc;
 		char left[40];
 
 		if (o->hidden)
@@ -89,7 +91,17 @@ static void usage(FILE *out)
 		snprintf(left, sizeof(left), "%c%c%s--%s %s", o->short_name ? '-' : ' ',
 			 o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ",
 			 o->name, o->arg ? o->arg : "");
-		fprintf(out, "  %-26s %s\n", left, o->doc);
+		/* the text in lines of at most 50 characters, beside the option */
+		do {
+			int n = strlen(doc) <= 50 ? (int)strlen(doc) : 50;
+
+			while (doc[n] && n > 0 && doc[n] != ' ')
+				n--;
+			fprintf(out, "  %-26s %.*s\n", left, n ? n : 50, doc);
+			doc += n ? n : 50;
+			doc += *doc == ' ';
+			left[0] = '\0';
+		} while (*doc);
 	}
 	fputs("\nExit status: 125 credbox failed, 126 the program cannot run, 127 not found,\n"
 	      "otherwise the program's own.\n", out);
