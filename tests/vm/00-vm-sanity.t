@@ -87,5 +87,7 @@ check "a kernel WARNING on the guest console fails the run (exit 125, lines show
 	[ "$status" -eq 125 -a -n "$(grep credbox_vm_sanity_fixture "$tmp/err")" ]
 
 # --- a guest that never reports a status fails
-$VMRUN --timeout 5 -- 'sleep 100' >/dev/null 2>&1
-check "a guest killed by --timeout makes vm-run exit 124" [ $? -eq 124 ]
+$VMRUN --timeout 5 -- 'sleep 100' >/dev/null 2>"$tmp/err"
+status=$?
+check "a guest killed by --timeout makes vm-run exit 124 (got $status)" [ $status -eq 124 ]
+[ $status -eq 124 ] || sed 's/^/# /' "$tmp/err"	# why, when a loaded host makes it fail
