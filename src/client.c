@@ -114,7 +114,9 @@ static const struct {
 	{ EBADF, "the granted directory is not open as an O_CRED_ALLOW directory" },
 	{ EINVAL, "invalid argument, a malformed " CREDBOX_DIRS_ENV
 		  ", or a kernel without OA2_CRED_INHERIT" },
-	{ EXDEV, "the path leads outside the granted directory" },
+	{ EXDEV, "the path leads outside the granted directory, or into a mount beneath it" },
+	{ EPERM, "the directory fd does not lend credentials (open subdirectories with "
+		 "O_CRED_ALLOW)" },
 	{ ELOOP, "too many symbolic links, or a magic link" },
 };
 
