@@ -12,7 +12,7 @@ ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not o
 
 # ---- make run and make check install what is missing before they build anything -----------
 for goal in run check check-host; do
-	first=$(make -n "$goal" 2>/dev/null | head -n 1)
+	first=$(env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -n "$goal" 2>/dev/null | head -n 1)
 	ok $([ "$first" = "tests/deps install" ]; echo $?) \
 		"make $goal installs the packages first (first command: ${first:-none})"
 done
