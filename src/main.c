@@ -505,13 +505,13 @@ int main(int argc, char **argv)
 	status = load_plan(&opt, r->path, sizeof(r->path), &r->pol, &r->plan, &d);
 	if (status)
 		return status;
+	r->plan.diag = &d;
 	if (opt.mode == MODE_PRINT_FILTER)
 		return print_filter(&r->plan);
 	if (opt.mode == MODE_CHECK)
 		return check(&d, &r->plan);
 	summary = opt.verbose ? verbose_summary(&d, &r->plan) : NULL;
 	fflush(NULL);
-	r->plan.profile = r->path;
 	e = apply_session(&r->plan, &status, &r->err);
 	if (e > 0)
 		return end_like(status);

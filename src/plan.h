@@ -61,7 +61,7 @@ struct plan {
 	size_t npaths;
 	int landlock_required;
 	struct filter_spec filter;
-	const char *profile;		/* the profile's file name, for messages (main sets it) */
+	const struct diag *diag;	/* the profile's files, for FILE:LINE in messages (main) */
 };
 
 /*

@@ -36,6 +36,7 @@
 
 #include <seccomp.h>
 
+#include "diag.h"
 #include "profile.h"
 #include "redirect.h"
 #include "redirect_rt.h"
@@ -196,30 +197,41 @@ static int patch(struct filter_bpf *bpf, uint64_t ip, const uint32_t *vals, unsi
 	return 0;
 }
 
+/* "FILE:LINE" of a line of the profile, in the file that holds it (an include, a drop-in). */
+static const char *where(const struct plan *plan, int line, char *buf, size_t size)
+{
+	if (plan->diag)
+		return diag_location(plan->diag, line, buf, size);
+	snprintf(buf, size, "the profile");
+	return buf;
+}
+
 /* Append "NAME, denied by ..." for nr to the pool; its offset + 1 (0: no room). */
 static uint32_t message(struct rt_conf *c, size_t *used, const struct plan *plan, int nr,
-			struct filter_act a, const struct filter_entry *from)
+			const struct filter_entry *from)
 {
 	char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
-	const char *prof = plan->profile ? plan->profile : "the profile";
 	const struct policy_seccomp *sc = &plan->pol->seccomp;
 	size_t at = *used;
-	char num[16];
+	char num[16], loc[PATH_MAX + 16];
 	int n;
 
 	snprintf(num, sizeof(num), "call %d", nr);
 	if (from && from->line > 0)
-		n = snprintf(c->pool + at, RT_POOL_SIZE - at, "%s, denied by %s:%d (%s)",
-			     name ? name : num, prof, from->line, from->from ? from->from : "");
+		n = snprintf(c->pool + at, RT_POOL_SIZE - at, "%s, denied by %s (%s)",
+			     name ? name : num, where(plan, from->line, loc, sizeof(loc)),
+			     from->from ? from->from : "");
 	else if (plan->filter.allow_list)
 		n = snprintf(c->pool + at, RT_POOL_SIZE - at,
-			     "%s, not allowed by %s:%d (policy = allow-list)", name ? name : num,
-			     prof, profile_seen(&sc->sec, SEC_SECCOMP, "policy"));
+			     "%s, not allowed by %s (policy = allow-list)", name ? name : num,
+			     where(plan, profile_seen(&sc->sec, SEC_SECCOMP, "policy"), loc,
+				   sizeof(loc)));
 	else
 		n = snprintf(c->pool + at, RT_POOL_SIZE - at, "%s, denied by %s (action)",
-			     name ? name : num, prof);
+			     name ? name : num,
+			     where(plan, profile_seen(&sc->sec, SEC_SECCOMP, "action"), loc,
+				   sizeof(loc)));
 	free(name);
-	(void)a;
 	if (n < 0 || (size_t)n >= RT_POOL_SIZE - at)
 		return 0;
 	*used = at + (size_t)n + 1;
@@ -447,7 +459,7 @@ static int compile_traps(const struct plan *plan, const struct redirect *rd,
 		free(name);
 		c->kind[nr] = (uint8_t)kind;
 		if (kind == RT_KIND_DENY)
-			c->msg[nr] = message(c, &used, plan, nr, a, from);
+			c->msg[nr] = message(c, &used, plan, nr, from);
 		if (kind != RT_KIND_NONE)
 			e = marker(a, vals, &nvals, &act);
 		if (e || (act.kind == trapped.dflt.kind && act.errnum == trapped.dflt.errnum))

@@ -58,6 +58,15 @@ for p in "$PROBE" "$PROBE-static"; do
 	ok $(grep -qx "credbox: $(basename "$p") called sethostname, not allowed by $TMP/armed.ini:11 (policy = allow-list)" "$TMP/err"; echo $?) \
 		"$(basename "$p") kill: named on stderr first: $(head -1 "$TMP/err")"
 done
+# A denial from a drop-in is named with the drop-in's own file and line.
+grep -v '^deny = uname' "$TMP/armed.ini" >"$TMP/dropin.ini"
+mkdir "$TMP/dropin.d"
+printf '[seccomp]\n; a local addition\ndeny = uname:ENODATA\n' >"$TMP/dropin.d/10-local.ini"
+chmod 0755 "$TMP/dropin.d"; chmod 0644 "$TMP/dropin.ini" "$TMP/dropin.d/10-local.ini"
+"$CB" --profile "$TMP/dropin.ini" -- "$PROBE" deny >"$TMP/out" 2>"$TMP/err"
+rc=$?
+ok $([ $rc -eq 0 ] && [ "$(cat "$TMP/err")" = "credbox: tp-probe called uname, denied by $TMP/dropin.d/10-local.ini:3 (uname:ENODATA)" ]; echo $?) \
+	"a denial added by a drop-in names the drop-in's file and line: $(cat "$TMP/err") (exit $rc)"
 # A profile that allows execve: only what it kills for traps, and is named.
 "$CB" --profile "$TMP/exec.ini" -- "$PROBE" deny >"$TMP/out" 2>"$TMP/err"
 rc=$?

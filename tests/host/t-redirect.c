@@ -35,20 +35,19 @@ static const char profile[] =
 
 static struct policy pol;
 static struct plan plan;
+static struct diag diag;	/* the plan's messages name t.ini */
 
 static int setup(void)
 {
-	struct diag d;
 	int e;
 
-	diag_init(&d, "t.ini");
-	e = profile_parse_buffer(profile, strlen(profile), &pol, &d);
+	diag_init(&diag, "t.ini");
+	e = profile_parse_buffer(profile, strlen(profile), &pol, &diag);
 	if (!e)
-		e = filter_resolve(&pol.seccomp, &plan.filter, &d);
-	diag_free(&d);
+		e = filter_resolve(&pol.seccomp, &plan.filter, &diag);
 	plan.pol = &pol;
 	plan.program = "t-redirect";
-	plan.profile = "t.ini";
+	plan.diag = &diag;
 	plan.ndirs = 1;
 	plan.dirs[0].name = "tree";
 	plan.dirs[0].path = TREE;
