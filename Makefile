@@ -108,6 +108,10 @@ $(B)/tests/client-test: tests/host/client-test.c $(B)/libcredbox-client.a src/cr
 -include tests/loader/rules.mk
 -include tests/vm/rules.mk
 
+# Here, after the rules.mk files: its prerequisites are expanded where the rule stands.
+initramfs: all $(TEST_BINS)
+	tests/vm/vm-run --build-initramfs >/dev/null
+
 # The README's two commands, and the other targets that run tests, first install the Debian
 # packages they need (tests/deps: nothing to do, and no apt-get call, when all are there),
 # then go on in a make of their own, which reads pkg-config's flags only now that the

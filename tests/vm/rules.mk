@@ -8,8 +8,8 @@
 # selftests) are compiled by the VM tests themselves: they depend on the
 # patched tree that `make kernel` produces, outside the repository.
 
-initramfs: all $(TEST_BINS)
-	tests/vm/vm-run --build-initramfs >/dev/null
+# The rule itself is in the top-level Makefile, after every rules.mk has added to TEST_BINS
+# (a rule's prerequisites are expanded where it stands).
 
 # ---- end to end: tests/vm/40-e2e.t, tests/vm/run-demo, tests/vm/bench-credbox ------------------
 # e2e-probe runs under credbox in the guest, once dynamic and once static (both through the
