@@ -124,6 +124,55 @@ static int check_paths(const struct plan *plan, struct failure *err)
 }
 
 /*
+ * A file the program makes through a grant belongs to the grant's owner, with the content and
+ * mode the program chose. If the program can also reach that file by path with its own rights
+ * (it may search the way to the tree's top), it can hard-link it into a directory it may write,
+ * and the owner's file is then outside the tree, where the owner trusts its files. The kernel
+ * refuses every link made through the grant itself; a path it cannot tell from any other. A
+ * link stays on one filesystem: refuse a writable [filesystem] directory on the filesystem of
+ * a tree the sandboxed identity can reach by path.
+ */
+static int check_link_out(const struct plan *plan, struct failure *err)
+{
+	struct preopen_fscred saved;
+	struct stat tree, w;
+	size_t i, j;
+	int e, reach;
+
+	for (i = 0; i < plan->ndirs; i++) {
+		if (stat(plan->dirs[i].path, &tree) < 0)
+			continue;		/* preopen says what is wrong with it */
+		for (j = 0; j < plan->npaths; j++) {
+			const struct plan_path *p = &plan->paths[j];
+
+			if (!p->rw || stat(p->path, &w) < 0 || !S_ISDIR(w.st_mode) ||
+			    w.st_dev != tree.st_dev)
+				continue;
+			e = preopen_become(&plan->run, &saved);
+			if (e)
+				return fail(err, EXIT_CREDBOX, NO_LINE, NULL, e,
+					    "cannot take on the identity of %s: %s",
+					    plan->run.name, strerror(-e));
+			reach = faccessat(AT_FDCWD, plan->dirs[i].path, X_OK, AT_EACCESS) == 0;
+			if (preopen_leave(&saved))
+				return fail(err, EXIT_CREDBOX, NO_LINE, NULL, -EPERM,
+					    "restoring credentials");
+			if (reach)
+				return fail(err, EXIT_CREDBOX, p->line,
+					    "make the tree's top directory one only its owner can "
+					    "search (chmod 0700), or the writable path one on another "
+					    "filesystem", -EPERM,
+					    "[filesystem] rw = %s is on the filesystem of [dir %s] "
+					    "(%s), which %s can reach by path: it could hard-link a "
+					    "file it makes through the grant, owned by %s, into %s",
+					    p->path, plan->dirs[i].name, plan->dirs[i].path,
+					    plan->run.name, plan->dirs[i].id.name, p->path);
+		}
+	}
+	return 0;
+}
+
+/*
  * Step 0: everything that can fail without changing anything. The seccomp filters are
  * compiled here too: they are loaded after loader_build_stack has moved brk, when glibc's
  * sbrk points into memory that is no longer the heap and nothing may allocate any more.
@@ -177,6 +226,9 @@ static int preflight(const struct plan *plan, struct filter_bpf *bpf, struct red
 			    "landlock = required" : "Landlock is required by default",
 			    abi == -ENOSYS ? "not built in" : "not enabled at boot, see lsm=");
 	e = check_ro_grants(plan, abi, err);
+	if (e)
+		return e;
+	e = check_link_out(plan, err);
 	if (e)
 		return e;
 	/* A kernel without the feature must stop us before the first change (fail closed). */

@@ -343,5 +343,38 @@ else
 	skip "the program on a terminal, new_session = no" "script(1) cannot run here"
 fi
 
+# ---- a writable path on a tree's filesystem (issue 10) ----------------------------------------
+# The program could hard-link a file it makes through the grant (the owner's) into a directory
+# it may write, on the same filesystem, when it can also reach the tree by path.
+L=$TMP/linkout
+mkdir -p "$L/tree" "$L/w"
+chmod 0755 "$TMP" "$L" "$L/tree"; chmod 1777 "$L/w"; chown daemon "$L/tree"
+cat >"$L/p.ini" <<EOF_INI
+[program]
+command_line = program
+[identity]
+user = nobody
+group = nogroup
+[dir t]
+path = $L/tree
+owner = daemon
+access = rw
+[filesystem]
+rw = /dev/null, $L/w
+[seccomp]
+policy = deny-list
+EOF_INI
+chmod 0644 "$L/p.ini"
+"$CB" --profile "$L/p.ini" -- /bin/true 2>"$TMP/err"; rc=$?
+ok $([ $rc -eq 125 ] && grep -qx "$L/p.ini:11: \[filesystem\] rw = $L/w is on the filesystem of \[dir t\] ($L/tree), which nobody can reach by path: it could hard-link a file it makes through the grant, owned by daemon, into $L/w" "$TMP/err" &&
+     grep -q '^hint: make the tree.s top directory one only its owner can search' "$TMP/err"; echo $?) \
+	"a writable path on the filesystem of a tree the program can reach by path: 125, why, the fix (got $rc)"
+sed 's/^/# /' "$TMP/err"
+chmod 0700 "$L/tree"
+"$CB" --profile "$L/p.ini" -- /bin/true 2>"$TMP/err"; rc=$?
+ok $([ $rc -eq 125 ] && ! grep -q 'hard-link' "$TMP/err"; echo $?) \
+	"... with the tree's top 0700 (only daemon may search it): not refused for that (got $rc)"
+chmod 0700 "$TMP"
+
 echo "1..$n"
 [ $failed -eq 0 ]
