@@ -78,8 +78,22 @@ RT_CFLAGS := -std=gnu11 -O2 -g0 -Wall -Wextra -Wshadow -Wno-unused-parameter -ff
 	     -fno-builtin -fno-tree-loop-distribute-patterns -fPIC -fvisibility=hidden \
 	     -fno-stack-protector -fno-asynchronous-unwind-tables -fno-unwind-tables \
 	     -fno-jump-tables -fcf-protection=none -mgeneral-regs-only -fno-plt -Isrc
-$(B)/redirect_rt.o: src/rt/redirect_rt.c src/redirect_rt.h | $(B)
-	$(CC) $(RT_CFLAGS) -c -o $@ $<
+# Its objects: the handler (redirect_rt.c), the program's own execve done in place (rt_exec.c)
+# with the loader's shared part, compiled freestanding (LOADER_FREESTANDING: no messages).
+RT_SRCS := src/rt/redirect_rt.c src/rt/rt_exec.c src/loader.c src/loader_elf.c \
+	   src/loader_script.c src/loader_x86_64.S
+RT_OBJS := $(patsubst %,$(B)/rt/%.o,$(notdir $(RT_SRCS)))
+RT_DEFS := -DLOADER_FREESTANDING -include src/rt/hidden.h
+$(B)/rt/%.c.o: src/rt/%.c $(wildcard src/*.h src/rt/*.h) | $(B)/rt
+	$(CC) $(RT_CFLAGS) $(RT_DEFS) -c -o $@ $<
+$(B)/rt/%.c.o: src/%.c $(wildcard src/*.h src/rt/*.h) | $(B)/rt
+	$(CC) $(RT_CFLAGS) $(RT_DEFS) -c -o $@ $<
+$(B)/rt/%.S.o: src/%.S | $(B)/rt
+	$(CC) $(RT_CFLAGS) $(RT_DEFS) -c -o $@ $<
+$(B)/rt:
+	mkdir -p $@
+$(B)/redirect_rt.o: $(RT_OBJS)
+	$(LD) -r -o $@ $^
 $(B)/redirect_rt.elf: $(B)/redirect_rt.o src/rt/redirect_rt.lds
 	$(LD) -static -nostdlib -T src/rt/redirect_rt.lds -o $@ $<
 $(B)/redirect_rt_image.h: $(B)/redirect_rt.elf src/rt/mkblob

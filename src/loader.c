@@ -3,6 +3,12 @@
  * loader: map an ELF program (and its interpreter) into this process and start it as execve
  * would, without execve (which would close the O_CRED_ALLOW directories).
  *
+ * This file is the part of the loader that credbox and the redirect runtime share (the
+ * runtime starts the program's own execve in place, src/rt/rt_exec.c): it opens, checks and
+ * maps the images, builds the stack and the table of ranges the stub unmaps. It calls the C
+ * library for nothing: what it needs from its host goes through loader_sys.h, implemented by
+ * loader_libc.c for credbox and by the runtime for itself.
+ *
  * Phases and the point of no return
  *   loader_prepare  (privileged) read, check (loader_elf.c), map both images, note the vDSO.
  *                   Any failure unmaps what was mapped and returns -errno.
@@ -32,41 +38,16 @@
  *     copied and checked before mapping.
  * The caller must be single-threaded (execve kills the other threads; we cannot).
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
-#include <sys/mman.h>
-#include <sys/personality.h>
-#include <sys/prctl.h>
-#include <linux/prctl.h>
-#include <sys/random.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#if __has_include(<sys/rseq.h>)
-#include <sys/rseq.h>
-#endif
+#include <linux/errno.h>
+#include <linux/fcntl.h>
+#include <linux/mman.h>
 
 #include "loader_elf.h"
 #include "loader_script.h"
-#include "util.h"
+#include "loader_sys.h"
 
-/* Table handed to the per-architecture stub (loader_x86_64.S); lives on the new stack. */
-struct loader_stub_args {
-	uintptr_t sp;		/* initial stack pointer: points at argc */
-	uintptr_t entry;	/* where to jump */
-	uintptr_t nranges;
-	struct loader_range range[];	/* to munmap, in order */
-};
-
-_Noreturn void loader_stub_jump(const struct loader_stub_args *args);
 extern const char loader_stub_start[], loader_stub_end[];
 
 #define PAGE		LOADER_PAGE
@@ -75,6 +56,8 @@ extern const char loader_stub_start[], loader_stub_end[];
 #define STACK_ROOM	(128UL << 10)	/* free stack below the arguments, at least */
 #define ARGS_MIN	(128UL << 10)	/* ARG_MAX */
 #define ARGS_MAX	(6UL << 20)	/* 3/4 of _STK_LIM */
+#define S_IFMT_		0170000
+#define S_IFREG_	0100000
 
 static uintptr_t page_down(uintptr_t v)
 {
@@ -88,26 +71,15 @@ static uintptr_t page_up(uintptr_t v)
 
 /* ---- reading and checking ------------------------------------------------------------ */
 
-/* The file as read: header, program headers, size. */
-struct loader_file {
-	int fd;
-	uint64_t size;
-	Elf64_Ehdr eh;
-	Elf64_Phdr ph[LOADER_MAX_PHNUM];
-	struct loader_plan plan;
-};
-
 static int read_at(int fd, void *buf, size_t len, uint64_t off)
 {
 	size_t done = 0;
 
 	while (done < len) {
-		ssize_t n = pread(fd, (char *)buf + done, len - done, (off_t)(off + done));
+		long n = loader_sys_pread(fd, (char *)buf + done, len - done, off + done);
 
-		if (n < 0 && errno == EINTR)
-			continue;
 		if (n < 0)
-			return -errno;
+			return (int)n;
 		if (n == 0)
 			return -ENOEXEC;
 		done += (size_t)n;
@@ -118,9 +90,9 @@ static int read_at(int fd, void *buf, size_t len, uint64_t off)
 /*
  * Open a file to run as execve's open_exec does, with the caller's fs identity: the path is
  * resolved with its search permissions, the file must be a regular file (a directory, device,
- * FIFO or socket is refused with EACCES, as the kernel refuses it), executable by it
- * (faccessat2 with AT_EACCESS: its fsuid, fsgid and groups, ACLs and LSMs count) and not on a
- * noexec mount (mapping it PROT_EXEC would fail there anyway, later and less clearly).
+ * FIFO or socket is refused with EACCES, as the kernel refuses it), and one execve would run
+ * (loader_sys_may_exec: execute permission for its fsuid, fsgid and groups, ACLs and LSMs,
+ * not on a noexec mount, so that mapping it PROT_EXEC cannot fail later and less clearly).
  * O_NONBLOCK: a FIFO planted where a program or an interpreter should be must not hang
  * credbox in open(); O_NOCTTY: a terminal must not become credbox's. from is the file that
  * names this one (an ELF program's PT_INTERP, a script's #! line), for the message.
@@ -129,34 +101,28 @@ static int open_exec(struct loader_file *f, const char *path, const char *from,
 		     struct failure *err)
 {
 	const char *why = NULL;
-	struct statvfs vfs;
-	struct stat st;
-	int e = 0;
+	uint32_t mode;
+	long e = loader_sys_open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 
-	f->fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (f->fd < 0 || fstat(f->fd, &st) < 0) {
-		e = -errno;
-		why = strerror(errno);
-	} else if (!S_ISREG(st.st_mode)) {
+	f->fd = e < 0 ? -1 : (int)e;
+	if (e >= 0)
+		e = loader_sys_fstat(f->fd, &mode, &f->size);
+	if (e >= 0 && (mode & S_IFMT_) != S_IFREG_) {
 		e = -EACCES;
 		why = "not a regular file";
-	} else if (syscall(SYS_faccessat2, f->fd, "", X_OK, AT_EACCESS | AT_EMPTY_PATH) != 0) {
-		e = errno == EACCES ? -EACCES : -errno;
-		why = errno == EACCES ? "not executable (no execute permission)" : strerror(errno);
-	} else if (fstatvfs(f->fd, &vfs) == 0 && (vfs.f_flag & ST_NOEXEC)) {
-		e = -EACCES;
-		why = "on a noexec mount";
+	} else if (e >= 0) {
+		e = loader_sys_may_exec(f->fd, &why);
 	}
-	if (!e) {
-		f->size = (uint64_t)st.st_size;
+	if (e >= 0)
 		return 0;
-	}
 	if (f->fd >= 0)
-		close(f->fd);
+		loader_sys_close(f->fd);
 	f->fd = -1;
 	if (from)
-		return loader_fail(err, e, "%s: interpreter %s: %s", from, path, why);
-	return loader_fail(err, e, "%s: %s", path, why);
+		return why ? loader_fail(err, (int)e, "%s: interpreter %s: %s", from, path, why) :
+			     loader_fail(err, (int)e, "%s: interpreter %s: %m", from, path);
+	return why ? loader_fail(err, (int)e, "%s: %s", path, why) :
+		     loader_fail(err, (int)e, "%s: %m", path);
 }
 
 /*
@@ -177,13 +143,13 @@ static int open_chain(struct loader_image *img, struct loader_file *f, struct fa
 		memset(buf, 0, sizeof(buf));
 		ret = read_at(f->fd, buf, f->size < sizeof(buf) ? f->size : sizeof(buf), 0);
 		if (ret)
-			return loader_fail(err, ret, "%s: cannot read: %s", name, strerror(-ret));
+			return loader_fail(err, ret, "%s: cannot read: %m", name);
 		ret = loader_script_parse(buf, &s, name, err);
 		if (ret > 0)
 			return 0;		/* not a script */
 		if (ret)
 			return ret;
-		close(f->fd);
+		loader_sys_close(f->fd);
 		ret = open_exec(f, s.interp, name, err);
 		if (!ret && depth == LOADER_MAX_SCRIPTS)
 			ret = loader_fail(err, -ELOOP, "%s: more than %d scripts in a chain of #! "
@@ -209,15 +175,13 @@ static int read_elf(struct loader_file *f, const char *what, struct failure *err
 	memset(&f->eh, 0, sizeof(f->eh));
 	ret = read_at(f->fd, &f->eh, f->size < sizeof(f->eh) ? f->size : sizeof(f->eh), 0);
 	if (ret)
-		return loader_fail(err, ret, "%s: cannot read ELF header: %s", what,
-				   strerror(-ret));
+		return loader_fail(err, ret, "%s: cannot read ELF header: %m", what);
 	ret = loader_elf_check_ehdr(&f->eh, f->size, what, err);
 	if (ret)
 		return ret;
 	ret = read_at(f->fd, f->ph, f->eh.e_phnum * sizeof(Elf64_Phdr), f->eh.e_phoff);
 	if (ret)
-		return loader_fail(err, ret, "%s: cannot read program headers: %s", what,
-				   strerror(-ret));
+		return loader_fail(err, ret, "%s: cannot read program headers: %m", what);
 	return loader_elf_check_phdrs(&f->eh, f->ph, f->size, what, &f->plan, err);
 }
 
@@ -270,22 +234,22 @@ static int map_segment(int fd, const Elf64_Phdr *p, uintptr_t bias)
 	int prot = seg_prot(p->p_flags);
 
 	if (p->p_filesz) {
-		void *m = mmap((void *)pstart, page_up(file_end) - pstart, prot,
-			       MAP_PRIVATE | MAP_FIXED, fd, (off_t)(p->p_offset - (start - pstart)));
+		long m = loader_sys_mmap(pstart, page_up(file_end) - pstart, prot,
+					 MAP_PRIVATE | MAP_FIXED, fd, p->p_offset - (start - pstart));
 
-		if (m == MAP_FAILED)
-			return -errno;
+		if (m < 0)
+			return (int)m;
 		anon = page_up(file_end);
 		/* The rest of the page holds whatever follows in the file: it is bss. */
 		if (mem_end > file_end && (prot & PROT_WRITE))
 			memset((void *)file_end, 0, anon - file_end);
 	}
 	if (page_up(mem_end) > anon) {
-		void *m = mmap((void *)anon, page_up(mem_end) - anon, prot,
-			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+		long m = loader_sys_mmap(anon, page_up(mem_end) - anon, prot,
+					 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 
-		if (m == MAP_FAILED)
-			return -errno;
+		if (m < 0)
+			return (int)m;
 	}
 	return 0;
 }
@@ -297,40 +261,33 @@ static int map_segment(int fd, const Elf64_Phdr *p, uintptr_t bias)
  * address leaked from a library does not give away the program's ("offset2lib"); mapped next
  * to each other, as mmap would put them, they were a constant distance apart on every run.
  * No randomisation under personality(ADDR_NO_RANDOMIZE) (setarch -R, debuggers) or with
- * kernel.randomize_va_space = 0, as the kernel. credbox itself sits in the same region: a
+ * kernel.randomize_va_space = 0, as the kernel (loader_sys_randomize). credbox itself sits in the same region: a
  * collision (MAP_FIXED_NOREPLACE) draws again; after a few, or without randomisation, the
  * mmap region does (returns 0).
  */
 static uintptr_t reserve_at_dyn_base(uintptr_t span, uintptr_t align)
 {
-	int pers = personality(0xffffffff), tries, fd;
-	char va = '2';
+	int randomize = loader_sys_randomize(), tries;
 
-	fd = open("/proc/sys/kernel/randomize_va_space", O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		if (read(fd, &va, 1) != 1)
-			va = '2';
-		close(fd);
-	}
 	for (tries = 0; tries < 8; tries++) {
 		uint64_t rnd = 0;
 		uintptr_t b;
-		void *m;
+		long m;
 
-		if (va != '0' && (pers == -1 || !(pers & ADDR_NO_RANDOMIZE))) {
-			if (getrandom(&rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+		if (randomize) {
+			if (loader_sys_random(&rnd, sizeof(rnd)) < 0)
 				return 0;
 			rnd = (rnd & ((1UL << LOADER_RND_BITS) - 1)) * PAGE;
 		} else if (tries) {
 			return 0;
 		}
 		b = (LOADER_ET_DYN_BASE + rnd) & ~(align - 1);
-		m = mmap((void *)b, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
-			 MAP_FIXED_NOREPLACE, -1, 0);
-		if (m == (void *)b)
+		m = loader_sys_mmap(b, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+				    MAP_FIXED_NOREPLACE, -1, 0);
+		if (m == (long)b)
 			return b;
-		if (m != MAP_FAILED)		/* kernel older than 4.17: a hint, not taken */
-			munmap(m, span);
+		if (m >= 0)		/* kernel older than 4.17: a hint, not taken */
+			loader_sys_munmap((uintptr_t)m, span);
 	}
 	return 0;
 }
@@ -346,20 +303,20 @@ static int reserve(struct loader_file *f, int pie_program, uintptr_t *base, cons
 		   struct failure *err)
 {
 	uintptr_t span = f->plan.hi - f->plan.lo, extra, r, b;
-	void *m;
+	long m;
 
 	if (f->plan.type == ET_EXEC) {
-		m = mmap((void *)f->plan.lo, span, PROT_NONE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
-		if (m == MAP_FAILED && errno == EEXIST)
+		m = loader_sys_mmap(f->plan.lo, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
+				    MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+		if (m == -EEXIST)
 			return loader_fail(err, -EEXIST, "%s: fixed address range 0x%lx-0x%lx is "
 					   "already in use by credbox", what, f->plan.lo,
 					   f->plan.hi);
-		if (m == MAP_FAILED)
-			return loader_fail(err, -errno, "%s: cannot map at 0x%lx: %s", what,
-					   f->plan.lo, strerror(errno));
+		if (m < 0)
+			return loader_fail(err, (int)m, "%s: cannot map at 0x%lx: %m", what,
+					   f->plan.lo);
 		if ((uintptr_t)m != f->plan.lo) {	/* kernel older than 4.17: a hint */
-			munmap(m, span);
+			loader_sys_munmap((uintptr_t)m, span);
 			return loader_fail(err, -EEXIST, "%s: fixed address 0x%lx is in use", what,
 					   f->plan.lo);
 		}
@@ -374,17 +331,17 @@ static int reserve(struct loader_file *f, int pie_program, uintptr_t *base, cons
 		if (*base)
 			return 0;
 	}
-	m = mmap(NULL, span + extra, PROT_NONE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (m == MAP_FAILED)
-		return loader_fail(err, -errno, "%s: cannot reserve %lu bytes: %s", what,
-				   span + extra, strerror(errno));
+	m = loader_sys_mmap(0, span + extra, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			    -1, 0);
+	if (m < 0)
+		return loader_fail(err, (int)m, "%s: cannot reserve %lu bytes: %m", what,
+				   span + extra);
 	r = (uintptr_t)m;
 	b = (r + f->plan.align - 1) & ~(f->plan.align - 1);
 	if (b > r)
-		munmap((void *)r, b - r);
+		loader_sys_munmap(r, b - r);
 	if (r + extra > b)
-		munmap((void *)(b + span), r + extra - b);
+		loader_sys_munmap(b + span, r + extra - b);
 	*base = b;
 	return 0;
 }
@@ -423,13 +380,12 @@ static int map_image(struct loader_image *img, struct loader_file *f, int pie_pr
 			continue;
 		ret = map_segment(f->fd, p, bias);
 		if (ret) {
-			munmap((void *)base, f->plan.hi - f->plan.lo);
-			return loader_fail(err, ret, "%s: cannot map segment %u: %s", what, i,
-					   strerror(-ret));
+			loader_sys_munmap(base, f->plan.hi - f->plan.lo);
+			return loader_fail(err, ret, "%s: cannot map segment %u: %m", what, i);
 		}
 		/* Holes between segments are unmapped, as binfmt_elf leaves them. */
 		if (prev_end && s > prev_end)
-			munmap((void *)prev_end, s - prev_end);
+			loader_sys_munmap(prev_end, s - prev_end);
 		prev_end = e;
 		mm_fields(out, p, bias);
 		img->keep[img->nkeep].start = s;
@@ -451,10 +407,10 @@ static void unmap_ranges(const struct loader_range *keep, unsigned int n)
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		munmap((void *)keep[i].start, keep[i].len);
+		loader_sys_munmap(keep[i].start, keep[i].len);
 }
 
-/* ---- the vDSO and vvar pages, which the program needs and must keep ------------------- */
+/* ---- the ranges kept through the jump ------------------------------------------------ */
 
 static void keep_range(struct loader_image *img, uintptr_t start, uintptr_t end)
 {
@@ -465,108 +421,39 @@ static void keep_range(struct loader_image *img, uintptr_t start, uintptr_t end)
 	}
 }
 
-static int is_special(const char *name)
+int loader_keep(struct loader_image *img, uintptr_t start, uintptr_t len)
 {
-	static const char *const names[] = { "[vdso]", "[vvar]", "[vvar_vclock]" };
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		if (!strcmp(name, names[i]))
-			return 1;
+	if (img->nkeep >= LOADER_MAX_KEEP)
+		return -ENOSPC;
+	keep_range(img, start, start + len);
 	return 0;
 }
 
-/* The kernel's special mappings the vDSO needs, as /proc/self/maps names them. */
-static int keep_special_from_proc(struct loader_image *img)
+void loader_release(struct loader_image *img)
 {
-	char buf[4096], *line, *nl;
-	size_t have = 0;
-	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC), found = 0, skip = 0;
-
-	if (fd < 0)
-		return 0;
-	for (;;) {
-		ssize_t n = read(fd, buf + have, sizeof(buf) - 1 - have);
-
-		if (n <= 0)
-			break;
-		have += (size_t)n;
-		buf[have] = '\0';
-		line = buf;
-		/* The rest of a line longer than buf (a long path): not a special mapping. */
-		if (skip && (nl = strchr(line, '\n')) != NULL) {
-			line = nl + 1;
-			skip = 0;
-		}
-		for (; !skip && (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
-			unsigned long s, e;
-			int name = -1;
-
-			*nl = '\0';
-			/* The whole name field must match: a file could be called "x [vdso]". */
-			if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %n", &s, &e, &name) == 2 &&
-			    name > 0 && is_special(line + name)) {
-				keep_range(img, s, e);
-				found = 1;
-			}
-		}
-		have -= (size_t)(line - buf);
-		memmove(buf, line, have);
-		if (skip || have == sizeof(buf) - 1) {
-			have = 0;
-			skip = 1;
-		}
-	}
-	close(fd);
-	return found;
-}
-
-/*
- * Without /proc (not mounted, or hidden): the vDSO's own size from its ELF headers, and the
- * data pages the kernel puts just below it (4 pages on 6.12, 6 on later kernels), found by
- * probing with msync, which fails with ENOMEM on an unmapped page. Up to 8 pages: if one of
- * credbox's own mappings sits right below the vvar pages, up to that much of it survives the
- * jump. Only a fallback: with /proc the kernel's names are exact.
- */
-static void keep_special_fallback(struct loader_image *img)
-{
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)getauxval(AT_SYSINFO_EHDR);
-	const Elf64_Phdr *ph;
-	uintptr_t end = 0, low;
-	int i;
-
-	if (!eh)
-		return;
-	ph = (const Elf64_Phdr *)((const char *)eh + eh->e_phoff);
-	for (i = 0; i < eh->e_phnum; i++)
-		if (ph[i].p_type == PT_LOAD && ph[i].p_vaddr + ph[i].p_memsz > end)
-			end = ph[i].p_vaddr + ph[i].p_memsz;
-	low = (uintptr_t)eh;
-	for (i = 0; i < 8 && msync((void *)(low - PAGE), PAGE, MS_ASYNC) == 0; i++)
-		low -= PAGE;
-	keep_range(img, low, (uintptr_t)eh + end);
+	unmap_ranges(img->keep, img->nimage);
+	if (img->stack.ready)
+		loader_sys_munmap(img->stack.base, img->stack.size);
+	memset(img, 0, sizeof(*img));
 }
 
 /* ---- prepare ----------------------------------------------------------------------------- */
 
-int loader_prepare(struct loader_image *img, const char *path, struct failure *err)
+int loader_load(struct loader_image *img, const char *path, struct loader_file files[2],
+		struct failure *err)
 {
-	struct loader_file *prog, *interp;
+	struct loader_file *prog = &files[0], *interp = &files[1];
+	size_t len = path ? strlen(path) : 0;
 	int ret;
 
 	/* Everything but the big arrays, which are filled before they are read. */
 	memset(img, 0, offsetof(struct loader_image, keep));
 	img->nscripts = 0;
 	img->interp_path[0] = '\0';
-	memset(err, 0, sizeof(*err));
-	if (!path || strlen(path) >= sizeof(img->execfn))
+	if (!path || len >= sizeof(img->execfn))
 		return loader_fail(err, -ENAMETOOLONG, "program name missing or too long");
-	strcpy(img->execfn, path);
-	/* Two copies of up to 64 program headers: too big for a small stack, so allocated. */
-	prog = calloc(2, sizeof(*prog));
-	if (!prog)
-		return loader_fail(err, -ENOMEM, "%s: out of memory", path);
-	interp = prog + 1;
+	memcpy(img->execfn, path, len + 1);
+	prog->fd = -1;
 	interp->fd = -1;
 	ret = open_chain(img, prog, err);
 	if (!ret)
@@ -585,19 +472,15 @@ int loader_prepare(struct loader_image *img, const char *path, struct failure *e
 	if (!ret) {
 		img->nimage = img->nkeep;
 		img->exec_stack = prog->plan.exec_stack;
-		if (!keep_special_from_proc(img))
-			keep_special_fallback(img);
 	}
 	if (prog->fd >= 0)
-		close(prog->fd);
+		loader_sys_close(prog->fd);
 	if (interp->fd >= 0)
-		close(interp->fd);
-	free(prog);
+		loader_sys_close(interp->fd);
 	if (ret)
 		memset(img, 0, sizeof(*img));
 	return ret;
 }
-
 
 /* ---- the new stack ------------------------------------------------------------------------ */
 
@@ -673,14 +556,12 @@ static size_t script_prefix(const struct loader_image *img, char **pre)
 	return n;
 }
 
-/* Pass through one of credbox's own auxv entries, if the kernel gave it. */
+/* Pass through one of the process's own auxv entries, if the kernel gave it. */
 static void aux_copy(uintptr_t **a, unsigned long type)
 {
-	unsigned long v;
+	uintptr_t v;
 
-	errno = 0;
-	v = getauxval(type);
-	if (v == 0 && errno == ENOENT)
+	if (!loader_sys_auxval(type, &v))
 		return;
 	*(*a)++ = type;
 	*(*a)++ = v;
@@ -695,8 +576,9 @@ static void aux_put(uintptr_t **a, unsigned long type, uintptr_t v)
 static uintptr_t fill_auxv(uintptr_t *a, const struct loader_image *img, uintptr_t random,
 			   uintptr_t platform, uintptr_t execfn)
 {
-	uintptr_t *start = a;
+	uintptr_t *start = a, ids[4];
 
+	loader_sys_ids(ids);
 	aux_copy(&a, AT_SYSINFO_EHDR);	/* the vDSO: kept mapped through the jump */
 	aux_copy(&a, AT_MINSIGSTKSZ);
 	aux_copy(&a, AT_HWCAP);
@@ -709,10 +591,10 @@ static uintptr_t fill_auxv(uintptr_t *a, const struct loader_image *img, uintptr
 	aux_put(&a, AT_FLAGS, 0);
 	aux_put(&a, AT_ENTRY, img->prog.entry);
 	/* The ids after the privilege drop: what the program really runs as. */
-	aux_put(&a, AT_UID, getuid());
-	aux_put(&a, AT_EUID, geteuid());
-	aux_put(&a, AT_GID, getgid());
-	aux_put(&a, AT_EGID, getegid());
+	aux_put(&a, AT_UID, ids[0]);
+	aux_put(&a, AT_EUID, ids[1]);
+	aux_put(&a, AT_GID, ids[2]);
+	aux_put(&a, AT_EGID, ids[3]);
 	/*
 	 * Secure mode: the dynamic loader ignores LD_PRELOAD, LD_LIBRARY_PATH and friends, and
 	 * glibc ignores its tunables, so the environment cannot inject code into the program,
@@ -740,11 +622,10 @@ static uintptr_t fill_auxv(uintptr_t *a, const struct loader_image *img, uintptr
  */
 static void stack_limits(uintptr_t *size, uintptr_t *arg_limit)
 {
-	struct rlimit rl;
-	uint64_t cur = getrlimit(RLIMIT_STACK, &rl) == 0 ? rl.rlim_cur : STACK_DEFAULT;
+	uint64_t cur = loader_sys_stack_limit();
 
 	*arg_limit = cur / 4 > ARGS_MAX ? ARGS_MAX : cur / 4 < ARGS_MIN ? ARGS_MIN : cur / 4;
-	if (cur == RLIM_INFINITY)
+	if (cur == UINT64_MAX)
 		cur = STACK_DEFAULT;
 	*size = page_up(cur < STACK_ROOM ? STACK_ROOM : cur > STACK_MAX ? STACK_MAX : cur);
 }
@@ -753,11 +634,11 @@ static void stack_limits(uintptr_t *size, uintptr_t *arg_limit)
  * Map the stack (MAP_GROWSDOWN like the kernel's, so glibc's mprotect(PROT_GROWSDOWN) for
  * an executable stack works) and write everything above sp into img->stack.
  */
-static int build_stack(struct loader_image *img, char *const argv[], char *const envp[],
-		       struct failure *err)
+int loader_stack(struct loader_image *img, char *const argv[], char *const envp[],
+		 struct failure *err)
 {
 	struct loader_stack *st = &img->stack;
-	const char *plat = (const char *)getauxval(AT_PLATFORM);
+	const char *plat = LOADER_PLATFORM;	/* ELF_PLATFORM: the kernel's too */
 	size_t execfn_len = strlen(img->execfn) + 1, plat_len, words, argc, envc, bytes = 0;
 	size_t npre, nargs, ptrs;
 	uintptr_t top, strings, random, platform, execfn, *v, naux, limit, need;
@@ -765,10 +646,8 @@ static int build_stack(struct loader_image *img, char *const argv[], char *const
 	char *pre[2 * LOADER_MAX_SCRIPTS + 2];
 	unsigned char rnd[16];
 	uint32_t brk_rnd;
-	void *m;
+	long m;
 
-	if (!plat)
-		plat = LOADER_PLATFORM;
 	plat_len = strlen(plat) + 1;
 	npre = script_prefix(img, pre);
 	if (npre && argv && argv[0])
@@ -788,13 +667,16 @@ static int build_stack(struct loader_image *img, char *const argv[], char *const
 	if (st->size < page_up(need) + STACK_ROOM)
 		st->size = page_up(need) + STACK_ROOM;
 	/* Fresh for every start: the program's stack protector and pointer guard seed. */
-	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd) ||
-	    getrandom(&brk_rnd, sizeof(brk_rnd), 0) != (ssize_t)sizeof(brk_rnd))
-		return loader_fail(err, -errno, "getrandom: %s", strerror(errno));
-	m = mmap(NULL, st->size, PROT_READ | PROT_WRITE | (img->exec_stack ? PROT_EXEC : 0),
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_GROWSDOWN | MAP_STACK, -1, 0);
-	if (m == MAP_FAILED)
-		return loader_fail(err, -errno, "cannot map the new stack: %s", strerror(errno));
+	m = loader_sys_random(rnd, sizeof(rnd));
+	if (m >= 0)
+		m = loader_sys_random(&brk_rnd, sizeof(brk_rnd));
+	if (m < 0)
+		return loader_fail(err, (int)m, "getrandom: %m");
+	m = loader_sys_mmap(0, st->size, PROT_READ | PROT_WRITE |
+			    (img->exec_stack ? PROT_EXEC : 0), MAP_PRIVATE | MAP_ANONYMOUS |
+			    MAP_NORESERVE | MAP_GROWSDOWN | MAP_STACK, -1, 0);
+	if (m < 0)
+		return loader_fail(err, (int)m, "cannot map the new stack: %m");
 	st->base = (uintptr_t)m;
 	top = st->base + st->size - sizeof(uintptr_t);		/* end marker, zero */
 	execfn = top - execfn_len;
@@ -820,51 +702,6 @@ static int build_stack(struct loader_image *img, char *const argv[], char *const
 	/* Like x86_64's arch_randomize_brk(): a gap page after the image, then up to 1 GiB. */
 	st->brk = img->prog.end + PAGE + (uintptr_t)(brk_rnd & 0x3ffff) * PAGE;
 	st->ready = 1;
-	return 0;
-}
-
-/*
- * Tell the kernel where the program's arguments, environment, auxv, code, data and heap are,
- * as execve would have recorded them. PR_SET_MM_MAP without exe_fd needs no capability
- * (CONFIG_CHECKPOINT_RESTORE); it only changes what /proc reports and where brk grows, never
- * what memory is mapped. Returns whether it worked; failing is not an error.
- */
-static int set_mm(const struct loader_image *img)
-{
-	const struct loader_stack *st = &img->stack;
-	struct prctl_mm_map m = {
-		.start_code = img->prog.start_code,
-		.end_code = img->prog.end_code,
-		.start_data = img->prog.start_data,
-		.end_data = img->prog.end_data,
-		.start_brk = st->brk,
-		.brk = st->brk,
-		.start_stack = st->sp,
-		.arg_start = st->arg_start,
-		.arg_end = st->arg_end,
-		.env_start = st->arg_end,
-		.env_end = st->env_end,
-		.auxv = (__u64 *)st->auxv,
-		/* The kernel keeps at most this much (AT_VECTOR_SIZE on x86_64), AT_NULL last. */
-		.auxv_size = (uint32_t)(st->auxv_bytes < 416 ? st->auxv_bytes : 416),
-		.exe_fd = (uint32_t)-1,
-	};
-
-	return prctl(PR_SET_MM, PR_SET_MM_MAP, (unsigned long)&m, sizeof(m), 0) == 0;
-}
-
-int loader_build_stack(struct loader_image *img, char *const argv[], char *const envp[],
-		       struct failure *err)
-{
-	int ret;
-
-	memset(err, 0, sizeof(*err));
-	if (!img->prog.mapped || img->stack.ready)
-		return loader_fail(err, -EINVAL, "loader_build_stack: no prepared image, or twice");
-	ret = build_stack(img, argv, envp, err);
-	if (ret)
-		return ret;
-	img->stack.mm_set = set_mm(img);
 	return 0;
 }
 
@@ -914,7 +751,7 @@ static unsigned int unmap_table(struct loader_range *keep, unsigned int nkeep,
 }
 
 /* Put the stub's table just below the initial sp, on the new stack (which is kept). */
-static struct loader_stub_args *stub_table(const struct loader_image *img)
+struct loader_stub_args *loader_stub_table(const struct loader_image *img)
 {
 	const struct loader_stack *st = &img->stack;
 	struct loader_range keep[LOADER_MAX_KEEP + 2];
@@ -932,129 +769,4 @@ static struct loader_stub_args *stub_table(const struct loader_image *img)
 	a->entry = img->interp.mapped ? img->interp.entry : img->prog.entry;
 	a->nranges = unmap_table(keep, n, a->range);
 	return a;
-}
-
-/* ---- leaving credbox's state behind ---------------------------------------------------------- */
-
-#if defined(__x86_64__)
-static void *thread_pointer(void)
-{
-	void *tp;
-
-	__asm__("mov %%fs:0, %0" : "=r"(tp));
-	return tp;
-}
-#endif
-
-/*
- * glibc registered an rseq area in credbox's thread block; the kernel writes to it on every
- * preemption. Once that memory is unmapped (or reused by the program) those writes would kill
- * the process or corrupt the program's memory, so unregister it. The program's own libc
- * registers its area at startup, as after execve.
- */
-static int rseq_unregister(struct failure *err)
-{
-#ifdef RSEQ_SIG
-	static const unsigned int lens[] = { 0, 32 };	/* __rseq_size, glibc <= 2.39's 32 */
-	void *area;
-	unsigned int i;
-
-	if (__rseq_size == 0)
-		return 0;
-	area = (char *)thread_pointer() + __rseq_offset;
-	for (i = 0; i < 2; i++) {
-		unsigned int len = lens[i] ? lens[i] : __rseq_size;
-
-		if (syscall(SYS_rseq, area, len, 1 /* RSEQ_FLAG_UNREGISTER */, RSEQ_SIG) == 0)
-			return 0;
-	}
-	return loader_fail(err, -errno, "cannot unregister the rseq area: %s", strerror(errno));
-#else
-	(void)err;
-	return 0;
-#endif
-}
-
-/* The kernel's struct sigaction for rt_sigaction (glibc's differs and hides two signals). */
-struct ksigaction {
-	__sighandler_t handler;
-	unsigned long flags;
-	void *restorer;
-	uint64_t mask;
-};
-
-/*
- * execve's flush_signal_handlers(): a handled signal goes back to SIG_DFL (credbox's handler
- * code is about to disappear), an ignored one stays ignored, flags and masks are cleared.
- */
-void loader_reset_signals(struct loader_image *img)
-{
-	const struct ksigaction dfl = { SIG_DFL, 0, NULL, 0 }, ign = { SIG_IGN, 0, NULL, 0 };
-	uint64_t empty = 0;
-	stack_t ss = { .ss_flags = SS_DISABLE };
-	int sig;
-
-	for (sig = 1; sig <= 64; sig++) {
-		struct ksigaction old;
-
-		if (sig == SIGKILL || sig == SIGSTOP ||
-		    syscall(SYS_rt_sigaction, sig, NULL, &old, sizeof(uint64_t)) != 0)
-			continue;
-		if (old.handler == SIG_IGN && (old.flags || old.mask))
-			syscall(SYS_rt_sigaction, sig, &ign, NULL, sizeof(uint64_t));
-		else if (old.handler != SIG_IGN && old.handler != SIG_DFL)
-			syscall(SYS_rt_sigaction, sig, &dfl, NULL, sizeof(uint64_t));
-	}
-	/* An alternate stack in credbox's memory would receive the program's signals. */
-	sigaltstack(&ss, NULL);
-	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &empty, NULL, sizeof(empty));
-	img->signals_reset = 1;
-}
-
-int loader_keep(struct loader_image *img, uintptr_t start, uintptr_t len)
-{
-	if (img->nkeep >= LOADER_MAX_KEEP)
-		return -ENOSPC;
-	keep_range(img, start, start + len);
-	return 0;
-}
-
-static void set_name(const char *execfn)
-{
-	const char *slash = strrchr(execfn, '/');
-
-	prctl(PR_SET_NAME, slash ? slash + 1 : execfn, 0, 0, 0);
-}
-
-int loader_enter(struct loader_image *img, char *const argv[], char *const envp[],
-		 struct failure *err)
-{
-	struct loader_stub_args *args;
-	int ret;
-
-	memset(err, 0, sizeof(*err));
-	if (!img->prog.mapped)
-		return loader_fail(err, -EINVAL, "loader_enter without a prepared image");
-	if (!img->stack.ready) {
-		ret = build_stack(img, argv, envp, err);
-		if (ret)
-			return ret;
-	}
-	args = stub_table(img);
-	ret = rseq_unregister(err);
-	if (ret)
-		return ret;
-	/* Point of no return: from here on, credbox's state goes. */
-	if (!img->signals_reset)
-		loader_reset_signals(img);
-	set_name(img->execfn);
-	loader_stub_jump(args);
-}
-
-void loader_release(struct loader_image *img)
-{
-	unmap_ranges(img->keep, img->nimage);
-	if (img->stack.ready)
-		munmap((void *)img->stack.base, img->stack.size);
-	memset(img, 0, sizeof(*img));
 }

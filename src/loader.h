@@ -177,6 +177,16 @@ int loader_keep(struct loader_image *img, uintptr_t start, uintptr_t len);
  */
 void loader_reset_signals(struct loader_image *img);
 
+/*
+ * The kernel's special mappings a program needs kept (the vDSO and its data pages) into out:
+ * how many (at most max). loader_prepare keeps them; the redirect runtime is told them.
+ */
+#define LOADER_MAX_SPECIAL	4
+unsigned int loader_special(struct loader_range *out, unsigned int max);
+
+/* Whether kernel.randomize_va_space asks for randomised load addresses (1 when unknown). */
+int loader_randomize_va_space(void);
+
 /* Unmap what loader_prepare mapped, for a launcher that gives up after preparing. */
 void loader_release(struct loader_image *img);
 

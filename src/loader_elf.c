@@ -6,25 +6,30 @@
  * sandboxed user could replace, or an interpreter path pointing at one). Every value that is
  * later used as an address, a length or a file offset is checked here, with overflow-safe
  * arithmetic, before anything is mapped: a bad file must fail with a message while credbox
- * can still report it, never crash after credbox has unmapped itself.
+ * can still report it, never crash after credbox has unmapped itself. Shared with the
+ * redirect runtime (loader_sys.h): no C library call here.
  */
-#include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
+#include <linux/errno.h>
 
 #include "loader_elf.h"
+
+#ifndef LOADER_FREESTANDING
+#include <errno.h>
+#include <stdarg.h>
 
 int loader_fail(struct failure *err, int code, const char *fmt, ...)
 {
 	va_list ap;
 
+	errno = -code;		/* for %m */
 	va_start(ap, fmt);
 	failure_vset(err, code, NULL, fmt, ap);
 	va_end(ap);
 	return failure_at(err, code == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN,
 			  FAILURE_NO_LINE);
 }
+#endif
 
 int loader_elf_check_ehdr(const Elf64_Ehdr *eh, uint64_t file_size, const char *what,
 			  struct failure *err)

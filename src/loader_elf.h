@@ -42,9 +42,26 @@ struct loader_plan {
 	uint64_t entry;		/* e_entry, checked to be in an executable PT_LOAD */
 };
 
-/* Record a failure of the loader: exit status 127 for -ENOENT, else 126. Returns code. */
+/* A file being loaded, as read: header, program headers, size, and what the checks found. */
+struct loader_file {
+	int fd;
+	uint64_t size;
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph[LOADER_MAX_PHNUM];
+	struct loader_plan plan;
+};
+
+#ifdef LOADER_FREESTANDING
+/* The redirect runtime returns execve's errno and prints nothing: the message goes unbuilt. */
+#define loader_fail(err, code, ...)	((void)(err), (code))
+#else
+/*
+ * Record a failure of the loader: exit status 127 for -ENOENT, else 126. Returns code. In
+ * fmt, %m stands for code's description (strerror(-code)).
+ */
 int loader_fail(struct failure *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+#endif
 
 /* e_ident, type, machine, program header table geometry against the file size. */
 int loader_elf_check_ehdr(const Elf64_Ehdr *eh, uint64_t file_size, const char *what,

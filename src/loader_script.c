@@ -12,8 +12,8 @@
  * taken only if the interpreter's name ends within them (the interpreter rereads the script
  * and sees the whole argument), and the last byte is dropped, as the kernel drops it.
  */
-#include <errno.h>
 #include <string.h>
+#include <linux/errno.h>
 
 #include "loader_elf.h"
 #include "loader_script.h"

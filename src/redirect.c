@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -37,10 +38,12 @@
 #include <seccomp.h>
 
 #include "diag.h"
+#include "loader.h"
 #include "profile.h"
 #include "redirect.h"
 #include "redirect_rt.h"
 #include "redirect_rt_image.h"	/* generated: src/rt/mkblob */
+#include "util.h"
 
 /* The runtime declares the kernel's signal structures itself (no libc there): same layout. */
 _Static_assert(offsetof(ucontext_t, uc_mcontext.gregs[REG_RAX]) == 40 + 13 * 8, "ucontext rax");
@@ -76,6 +79,29 @@ static const struct {
 	{ "fgetxattr", "getxattr" }, { "fgetxattr", "lgetxattr" },
 	{ "flistxattr", "listxattr" }, { "flistxattr", "llistxattr" },
 	{ "fstatfs", "statfs" },
+};
+
+/*
+ * What the runtime's in-place execve calls from its instruction (src/rt/rt_exec.c): with one
+ * of them denied, the program's execve is refused with a message instead; the calls of
+ * exec_may only when they are allowed.
+ */
+static const char *const exec_calls[] = {
+	"execveat", "openat", "fstat", "pread64", "close", "mmap", "munmap", "getrandom",
+	"getrlimit", "getuid", "geteuid", "getgid", "getegid", "getpid", "futex", "fcntl",
+	"rt_sigaction", "rt_sigprocmask", "sigaltstack", "arch_prctl", "prctl",
+};
+
+static const struct {
+	const char *call;
+	uint32_t bit;
+} exec_may[] = {
+	{ "rseq", RT_EXEC_RSEQ }, { "personality", RT_EXEC_PERSONALITY }, { "poll", RT_EXEC_POLL },
+};
+
+/* The auxv entries of credbox's that a program started in place gets too (loader.c). */
+static const unsigned long exec_auxv[] = {
+	AT_SYSINFO_EHDR, AT_MINSIGSTKSZ, AT_HWCAP, AT_CLKTCK, AT_HWCAP2, 27, 28, 29, 30,
 };
 
 /* The profile's verdict for nr, and the entry that decided it (NULL: the default). */
@@ -280,6 +306,35 @@ static const char *missing_need(const struct plan *plan, int transparent)
 	return NULL;
 }
 
+/* What the in-place execve needs to know, or why it cannot be done. */
+static void fill_exec(const struct plan *plan, struct rt_conf *c)
+{
+	struct loader_range special[RT_MAX_SPECIAL];
+	unsigned int i, n;
+
+	for (i = 0; i < ARRAY_SIZE(exec_calls) && !c->exec_refused[0]; i++) {
+		if (!allowed(&plan->filter, exec_calls[i]))
+			snprintf(c->exec_refused, sizeof(c->exec_refused), "exec in place under "
+				 "transparent grants needs %s, which [seccomp] denies",
+				 exec_calls[i]);
+	}
+	for (i = 0; i < ARRAY_SIZE(exec_may); i++)
+		c->exec_may |= allowed(&plan->filter, exec_may[i].call) ? exec_may[i].bit : 0;
+	c->aslr = loader_randomize_va_space();
+	for (i = 0; i < ARRAY_SIZE(exec_auxv) && c->nauxv < RT_AUXV_MAX; i++) {
+		errno = 0;
+		c->auxv[c->nauxv][1] = getauxval(exec_auxv[i]);
+		if (c->auxv[c->nauxv][1] || errno != ENOENT)
+			c->auxv[c->nauxv++][0] = exec_auxv[i];
+	}
+	n = loader_special(special, RT_MAX_SPECIAL);
+	for (i = 0; i < n; i++) {
+		c->special[i][0] = special[i].start;
+		c->special[i][1] = special[i].len;
+	}
+	c->nspecial = n;
+}
+
 static void fill_grants(const struct plan *plan, struct rt_conf *c)
 {
 	size_t i, j;
@@ -331,9 +386,10 @@ static int kind_of(const char *name, struct filter_act a, size_t transparent, in
 }
 
 /*
- * The arming of a plan (ARM_*). With a transparent grant execve is refused with a message:
- * the new program would lose the redirection. *need: a call the runtime makes that the
- * profile denies (NULL: none).
+ * The arming of a plan (ARM_*). With a transparent grant the runtime does the program's
+ * execve in place (the kernel's would start a program without the handler, which its first
+ * trapped call would kill). *need: a call the runtime makes that the profile denies (NULL:
+ * none).
  */
 static int armed(const struct plan *plan, size_t *transparent, const char **need)
 {
@@ -361,7 +417,7 @@ void redirect_describe(const struct plan *plan, FILE *out, const char *prefix)
 	static const char *const what[] = {
 		[RT_KIND_REDIRECT] = "through a transparent grant, or made as asked",
 		[RT_KIND_SIGNAL] = "emulated: SIGSYS stays the runtime's",
-		[RT_KIND_EXEC] = "refused with a message",
+		[RT_KIND_EXEC] = "done in place by the runtime: the grants close, the traps stay",
 	};
 	const char *need;
 	size_t transparent;
@@ -426,6 +482,7 @@ static struct rt_conf *map_runtime(const struct plan *plan, struct redirect *rd)
 	/* The program starts in [program] cwd: in a tree, the runtime keeps it (apply.c). */
 	snprintf(c->cwd, sizeof(c->cwd), "%s", plan->cwd ? plan->cwd : "/");
 	fill_grants(plan, c);
+	fill_exec(plan, c);
 	return c;
 }
 

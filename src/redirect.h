@@ -9,7 +9,8 @@
  * Then the profile's filter returns SECCOMP_RET_TRAP for
  *   - the path-based file calls (transparent grants only),
  *   - rt_sigaction and rt_sigprocmask (SIGSYS stays the runtime's),
- *   - execve and execveat (transparent grants only: refused, with a message),
+ *   - execve and execveat (transparent grants only: done in place by the runtime, which
+ *     closes the grants and keeps redirecting; src/rt/rt_exec.c),
  *   - every call it denies (named on stderr, then made with the profile's verdict),
  * unless the call comes from the runtime's own syscall instruction, where it returns the
  * profile's verdict unchanged. Every other call is filtered exactly as without the runtime.

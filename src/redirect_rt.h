@@ -21,6 +21,13 @@
 #define RT_MAX_GROUPS		64
 #define RT_FD_MAX		1024		/* directory fds tracked: numbers below this */
 #define RT_CWD_SLOTS		16		/* processes sharing the runtime's memory */
+#define RT_AUXV_MAX		16		/* auxv entries passed on at an execve */
+#define RT_MAX_SPECIAL		4		/* the vDSO's mappings */
+
+/* rt_conf.exec_may: the calls the in-place execve makes when the profile allows them. */
+#define RT_EXEC_RSEQ		1u		/* else no rseq area can be registered */
+#define RT_EXEC_PERSONALITY	2u		/* else ADDR_NO_RANDOMIZE is taken as unset */
+#define RT_EXEC_POLL		4u		/* else each fd is asked with fcntl */
 
 /*
  * SECCOMP_RET_TRAP data of the profile's filter: RT_TRAP_TAG | index. The index numbers the
@@ -36,7 +43,7 @@ enum rt_kind {
 	RT_KIND_REDIRECT,	/* a path call: through a grant, or made as it was */
 	RT_KIND_DENY,		/* the profile denies it: say so, then make it (profile's verdict) */
 	RT_KIND_SIGNAL,		/* rt_sigaction, rt_sigprocmask: SIGSYS stays the runtime's */
-	RT_KIND_EXEC,		/* execve, execveat: refused while the runtime redirects */
+	RT_KIND_EXEC,		/* execve, execveat: done in place by the runtime (rt_exec.c) */
 };
 
 struct rt_grant {
@@ -63,6 +70,13 @@ struct rt_conf {
 	uint32_t default_msg;		/* the same for numbers >= RT_NR_MAX */
 	char pool[RT_POOL_SIZE];
 	struct rt_grant grants[RT_MAX_GRANTS];
+	/* For the program's own execve, done in place (src/rt/rt_exec.c): */
+	char exec_refused[128];		/* why it cannot be done ("": it can) */
+	uint32_t exec_may;		/* RT_EXEC_*: calls it makes only if the profile allows */
+	uint32_t aslr;			/* kernel.randomize_va_space is not 0 */
+	uint32_t nauxv, nspecial;
+	uint64_t auxv[RT_AUXV_MAX][2];	/* credbox's: the vDSO, hardware capabilities */
+	uint64_t special[RT_MAX_SPECIAL][2];	/* the vDSO's ranges, to keep: start, length */
 };
 
 /* A directory fd the runtime opened in a tree: valid while fd still is that inode. */
@@ -86,7 +100,7 @@ struct rt_state {
 	uint32_t lock;			/* for slot allocation */
 	uint32_t sigsys_blocked;	/* the program asked to block SIGSYS */
 	uint32_t sigsys_pending;	/* a SIGSYS of the program's arrived meanwhile */
-	uint32_t pad;
+	uint32_t grants_closed;		/* the program has execve'd: the grants are gone */
 	uint64_t sigsys_act[4];		/* the program's own SIGSYS action (kernel layout) */
 	uint64_t explained[RT_NR_MAX / 64];	/* denials already named on stderr */
 	struct rt_cwd cwd[RT_CWD_SLOTS];

@@ -31,8 +31,8 @@
 #include <linux/openat2.h>
 
 #include "redirect_rt.h"
+#include "rt.h"
 
-#define HIDDEN		__attribute__((visibility("hidden")))
 #define OA2_CRED_INHERIT	(1ULL << 28)
 #define AT_FDCWD_	(-100)
 #define SIGSYS_		31
@@ -61,38 +61,6 @@
 #define AT_EACCESS_	0x200
 #define AT_EMPTY_PATH_	0x1000
 
-/* The kernel's structures, x86_64 (checked against the C library's in redirect.c). */
-struct rt_ksigaction {
-	void *handler;
-	unsigned long flags;
-	void *restorer;
-	uint64_t mask;
-};
-
-struct rt_siginfo {
-	int32_t signo, errnum, code, pad;
-	void *call_addr;
-	int32_t syscall;
-	uint32_t arch;
-};
-
-struct rt_sigcontext {
-	uint64_t r8, r9, r10, r11, r12, r13, r14, r15, rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp;
-	uint64_t rip, eflags;
-	uint16_t cs, gs, fs, ss;
-	uint64_t err, trapno, oldmask, cr2, fpstate, reserved[8];
-};
-
-struct rt_ucontext {
-	uint64_t flags;
-	uint64_t link;
-	uint64_t ss_sp;
-	int32_t ss_flags, ss_pad;
-	uint64_t ss_size;
-	struct rt_sigcontext mc;
-	uint64_t sigmask;
-};
-
 struct rt_stat {
 	uint64_t dev, ino, nlink;
 	uint32_t mode, uid, gid, pad;
@@ -102,17 +70,8 @@ struct rt_stat {
 	int64_t unused[3];
 };
 
-/* ---- the image's entry points and its one syscall instruction --------------------------- */
+/* ---- the image's one syscall instruction ------------------------------------------------ */
 
-HIDDEN long rt_syscall6(long nr, long a, long b, long c, long d, long e, long f);
-HIDDEN void rt_restorer(void);
-HIDDEN extern const char rt_exempt_ret[];
-
-/*
- * rt_syscall6(nr, a..f): the only syscall instruction whose traps the filter lifts.
- * rt_restorer: the sigreturn trampoline the kernel requires (SA_RESTORER); rt_sigreturn is
- * never trapped, so it may sit anywhere.
- */
 __asm__(".text\n"
 	".globl rt_syscall6, rt_exempt_ret, rt_restorer\n"
 	".hidden rt_syscall6, rt_exempt_ret, rt_restorer\n"
@@ -135,14 +94,6 @@ __asm__(".text\n"
 	"	syscall\n"
 	"	hlt\n"
 	".size rt_restorer, . - rt_restorer\n");
-
-#define SC0(n)			rt_syscall6(n, 0, 0, 0, 0, 0, 0)
-#define SC1(n, a)		rt_syscall6(n, (long)(a), 0, 0, 0, 0, 0)
-#define SC2(n, a, b)		rt_syscall6(n, (long)(a), (long)(b), 0, 0, 0, 0)
-#define SC3(n, a, b, c)		rt_syscall6(n, (long)(a), (long)(b), (long)(c), 0, 0, 0)
-#define SC4(n, a, b, c, d)	rt_syscall6(n, (long)(a), (long)(b), (long)(c), (long)(d), 0, 0)
-#define SC5(n, a, b, c, d, e) \
-	rt_syscall6(n, (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), 0)
 
 /* Filled by credbox, then read-only; and the runtime's own state. */
 HIDDEN struct rt_conf rt_conf __attribute__((section(".bss.rt_conf"), aligned(4096)));
@@ -312,7 +263,7 @@ static int grant_of(const char *p, size_t len, const char **rel)
 	int best = -1;
 	size_t blen = 0;
 
-	for (i = 0; i < rt_conf.ngrants; i++) {
+	for (i = 0; !rt_state.grants_closed && i < rt_conf.ngrants; i++) {
 		const struct rt_grant *g = &rt_conf.grants[i];
 
 		if (g->len > len || memcmp(p, g->path, g->len) || g->len < blen)
@@ -459,24 +410,8 @@ static void dirfd_put(int fd, int grant, const struct rt_stat *st, const char *p
 	write_end(&d->seq, &saved);
 }
 
-/* Where (dirfd, path) leads. */
-enum where {
-	W_PASS,		/* make the call as it was: nothing of it concerns a tree */
-	W_OUTSIDE,	/* outside every tree, but relative to an emulated directory: buf */
-	W_TREE,		/* in tree *grant at *rel (pointing into buf) */
-	W_ERROR,	/* *err */
-};
-
-struct target {
-	int grant;
-	const char *rel;
-	long err;
-	size_t len;
-	char buf[RT_PATH_MAX];
-};
-
 /* empty_ok: "" with AT_EMPTY_PATH means the dirfd itself. */
-static enum where resolve(int dirfd, const char *path, int empty_ok, struct target *t)
+enum where resolve(int dirfd, const char *path, int empty_ok, struct target *t)
 {
 	size_t len, base = 0;
 
@@ -911,7 +846,7 @@ static long redirect(long nr, long *a)
 	return through_grant(op, nr, a, &t);
 }
 
-/* ---- denials, signals, execve ---------------------------------------------------------------- */
+/* ---- denials, signals ---------------------------------------------------------------- */
 
 static size_t put(char *buf, size_t at, size_t cap, const char *s)
 {
@@ -922,7 +857,7 @@ static size_t put(char *buf, size_t at, size_t cap, const char *s)
 
 
 /* "credbox: PROG called WHAT\n" on the program's fd 2. */
-static void say(const char *what, const char *extra)
+void say(const char *what, const char *extra)
 {
 	char buf[512];
 	size_t n = 0;
@@ -1045,22 +980,6 @@ static void pass_on(int sig, struct rt_siginfo *si, struct rt_ucontext *uc)
 	SC4(__NR_rt_sigprocmask, 2, &saved, 0, 8);
 }
 
-static long exec_refused(long nr, long *a)
-{
-	char path[256];
-	const char *p = (const char *)(nr == __NR_execve ? a[0] : a[1]);
-	size_t n = 0;
-
-	n = put(path, n, sizeof(path) - 64, nr == __NR_execve ? "execve(\"" : "execveat(\"");
-	if (p)
-		n = put(path, n, sizeof(path) - 64, p);
-	n = put(path, n, sizeof(path) - 1, "\"), refused: under transparent grants the new "
-		"program would lose them");
-	path[n] = '\0';
-	say(path, NULL);
-	return E(EPERM_);
-}
-
 /* ---- the handler ------------------------------------------------------------------------ */
 
 HIDDEN void rt_sigsys(int sig, struct rt_siginfo *si, struct rt_ucontext *uc)
@@ -1087,7 +1006,7 @@ HIDDEN void rt_sigsys(int sig, struct rt_siginfo *si, struct rt_ucontext *uc)
 		r->rax = (uint64_t)signal_call(nr, a, uc);
 		break;
 	case RT_KIND_EXEC:
-		r->rax = (uint64_t)exec_refused(nr, a);
+		r->rax = (uint64_t)rt_exec(nr, a, uc);
 		break;
 	default:
 		r->rax = (uint64_t)deny(nr, a);
@@ -1128,5 +1047,6 @@ HIDDEN long rt_arm(void)
 	len = normalise(buf, len);
 	if (buf[0] == '/' && grant_of(buf, len, &rel) >= 0)
 		cwd_set(buf, dir_len(buf, len));
+	rt_exec_arm();
 	return SC4(__NR_rt_sigaction, SIGSYS_, &act, 0, 8);
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -36,6 +37,7 @@ static const char profile[] =
 static struct policy pol;
 static struct plan plan;
 static struct diag diag;	/* the plan's messages name t.ini */
+static char self[4096];
 
 static int setup(void)
 {
@@ -94,6 +96,68 @@ static int checks(void)
 	/* getcwd outside any tree: the kernel's. */
 	bad |= !getcwd(buf, sizeof(buf)) << 9;
 	return bad;
+}
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * Run by the runtime's in-place execve (t-redirect --exec-child): what execve leaves and what
+ * the runtime keeps. Its exit status is a bit per failure.
+ */
+static int exec_child(void)
+{
+	struct sigaction sa;
+	char buf[256];
+	sigset_t s;
+	int bad = 0, fd;
+
+	/* Started by the runtime's loader: AT_SECURE, which an execve by root would not set. */
+	bad |= (getauxval(AT_SECURE) != 1) << 0;
+	errno = 0;
+	bad |= !(fcntl(11, F_GETFD) < 0 && errno == EBADF) << 1;	/* close-on-exec: closed */
+	bad |= (fcntl(12, F_GETFD) != 0) << 2;				/* the plain fd kept */
+	/* The grant is closed: the tree path is opened with the program's own rights now. */
+	fd = open(TREE "/file", O_RDONLY);
+	bad |= (fd < 0) << 3;
+	close(fd);
+	/* The runtime still redirects and explains: a denied call, a signal call emulated. */
+	bad |= !(syscall(SYS_uname, buf) < 0 && errno == ENODATA) << 4;
+	sigaction(SIGUSR1, NULL, &sa);
+	bad |= (sa.sa_handler != SIG_DFL) << 5;		/* a handled signal reset */
+	sigaction(SIGUSR2, NULL, &sa);
+	bad |= (sa.sa_handler != SIG_IGN) << 6;		/* an ignored one stays ignored */
+	sigprocmask(SIG_BLOCK, NULL, &s);
+	bad |= !sigismember(&s, SIGUSR1) << 7;		/* the mask kept */
+	return bad;
+}
+
+/* Under the filters: refused execs return their errno, then an exec in place (exec_child). */
+static int exec_checks(void)
+{
+	char *argv[] = { self, "--exec-child", NULL };
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	int bad = 0, fd = open("/dev/null", O_RDONLY);
+	sigset_t s;
+
+	errno = 0;
+	execv(TREE "/file", argv);		/* in the tree, mode 0644: not executable */
+	bad |= (errno != EACCES) << 0;
+	execv(TREE "/nothing", argv);
+	bad |= (errno != ENOENT) << 1;
+	if (fd < 0 || dup3(fd, 11, O_CLOEXEC) < 0 || dup2(fd, 12) < 0)
+		return 1 << 2;
+	sigaction(SIGUSR1, &sa, NULL);
+	signal(SIGUSR2, SIG_IGN);
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &s, NULL);
+	if (bad)
+		return bad;
+	execv(self, argv);
+	return 1 << 3;
 }
 
 static int run_armed(int (*fn)(void), int *armed)
@@ -159,9 +223,14 @@ static void check_bpf(void)
 	filter_bpf_free(&bpf);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	int status, armed = 0;
+
+	if (argc > 1 && !strcmp(argv[1], "--exec-child"))
+		return exec_child();
+	if (!realpath(argv[0], self))
+		return 1;
 
 	mkdir(TREE, 0755);
 	close(open(TREE "/file", O_CREAT | O_WRONLY, 0644));
@@ -174,6 +243,15 @@ int main(void)
 	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	       "under the filters: opens, stat, access, fstat, signal calls, a denial, getcwd "
 	       "behave; a tree path is opened through the grant");
+	if (!WIFEXITED(status))
+		printf("# child killed by signal %d\n", WTERMSIG(status));
+	status = run_armed(exec_checks, &armed);
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "execve under transparent grants: EACCES and ENOENT returned to the caller, then "
+	       "the program replaced in place: AT_SECURE, close-on-exec fd closed, plain fd "
+	       "kept, grant closed, runtime still redirecting, handlers reset, mask kept");
+	if (WIFEXITED(status) && WEXITSTATUS(status))
+		printf("# failed checks: mask 0x%x\n", WEXITSTATUS(status));
 	if (!WIFEXITED(status))
 		printf("# child killed by signal %d\n", WTERMSIG(status));
 	unlink(TREE "/file");

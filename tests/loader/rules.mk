@@ -5,8 +5,8 @@
 #   make fuzz-loader    a longer libFuzzer run over the ELF checks (FUZZ_LOADER_TIME seconds)
 
 LT            := $(B)/tests/loader
-LOADER_OBJS   := $(B)/loader.o $(B)/loader_elf.o $(B)/loader_script.o $(B)/loader_x86_64.o \
-		 $(B)/failure.o
+LOADER_OBJS   := $(B)/loader.o $(B)/loader_libc.o $(B)/loader_elf.o $(B)/loader_script.o \
+		 $(B)/loader_x86_64.o $(B)/failure.o
 LOADER_TFLAGS := -O1 -g -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Isrc
 LOADER_PROBES := $(LT)/probe-static $(LT)/probe-static-pie $(LT)/probe-pie $(LT)/probe-nopie \
 		 $(LT)/probe-execstack $(LT)/probe-bare

@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rt_exec: the program's own execve and execveat under transparent grants, done in place.
+ *
+ * Why in place. The profile's filter survives execve, and so do its traps; the handler does
+ * not. A new program started by the kernel would be killed by its first trapped call (its
+ * ld.so's open). So the runtime starts the new program itself, in this process, with the
+ * loader credbox started the first one with (src/loader.c, loader_elf.c, loader_script.c and
+ * loader_x86_64.S, compiled into this image with the system calls below: loader_sys.h), and
+ * stays mapped to go on redirecting the new program's calls. What execve does, in its order:
+ *
+ * Before the point of no return a failure is the caller's errno, and nothing has changed:
+ *   - the process must own its memory: an exec in a vfork child (or any process sharing the
+ *     memory of another) cannot replace it in place, and is refused with a message;
+ *   - the path as the program means it (relative to an emulated working directory or a
+ *     tracked directory fd: its absolute form), the argument and environment strings
+ *     readable (EFAULT) and within execve's limits (E2BIG);
+ *   - the file and each interpreter opened with the program's own rights, and checked by the
+ *     kernel's own execve checks: execveat on the open file with an argv it cannot read
+ *     fails with EFAULT only after every check execve makes of the file passed (a regular
+ *     file, execute permission for the identity, no noexec mount, Landlock's execute right,
+ *     ETXTBSY), and before anything changed. #! scripts as binfmt_script, PT_INTERP;
+ *   - the images and the new stack mapped beside the old program; AT_SECURE set, as
+ *     credbox's loader sets it (the dynamic loader ignores LD_PRELOAD and friends).
+ * The point of no return, then:
+ *   - every signal blocked while the process changes under the program;
+ *   - the grants closed as the kernel closes them: every file opened with O_CRED_ALLOW,
+ *     dups included, and every close-on-exec fd; from here on the tree paths get the
+ *     program's own rights (grant_of finds no tree), directories it opened through a grant
+ *     are no longer tracked;
+ *   - signal handlers reset (ignored signals stay ignored; the runtime's SIGSYS handler
+ *     stays, the program's own SIGSYS action is reset the same way), the alternate stack
+ *     off, the mask kept; the rseq area of the old libc unregistered (the kernel would write
+ *     into unmapped memory); the process named after the new program;
+ *   - the loader's stub: the new stack, FS and GS bases, robust list and clear_child_tid
+ *     reset, every mapping but the new images, the stack, the vDSO and this image unmapped,
+ *     and the jump.
+ *
+ * No new right: every call here is one the program could make itself from the exempt
+ * instruction (the profile's verdicts apply to each; Landlock and no_new_privs are untouched),
+ * set-id bits do nothing, and the new program runs with the same identity and fewer fds.
+ *
+ * Rules: as redirect_rt.c's (freestanding, async-signal-safe, no relocation). The loader's
+ * state is one static block, taken by one exec at a time.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <asm/unistd.h>
+#include <asm/stat.h>
+#include <linux/errno.h>
+#include <linux/fcntl.h>
+#include <linux/mman.h>
+
+#include "loader_sys.h"
+#include "rt.h"
+
+#define AT_FDCWD_		(-100)
+#define AT_SYMLINK_NOFOLLOW_	0x100
+#define AT_EMPTY_PATH_		0x1000
+#define O_CRED_ALLOW_		0400000000
+#define SIGKILL_		9
+#define SIGSTOP_		19
+#define SIGSYS_			31
+#define SIG_DFL_		((void *)0)
+#define SIG_IGN_		((void *)1)
+#define SIGBIT(s)		(1ULL << ((s) - 1))
+#define SS_DISABLE_		2
+#define RLIMIT_STACK_		3
+#define RLIMIT_NOFILE_		7
+#define ADDR_NO_RANDOMIZE_	0x0040000
+#define ARCH_GET_FS_		0x1003
+#define PR_SET_NAME_		15
+#define MADV_WIPEONFORK_	18
+#define FUTEX_WAIT_PRIVATE_	128
+#define POLLNVAL_		0x20
+#define RSEQ_SIG_		0x53053053	/* glibc's on x86 */
+#define PAGE			4096UL
+#define ARGS_MAX		(6UL << 20)
+#define POLL_CHUNK		512
+/* The end of this image (src/rt/redirect_rt.lds). */
+extern const char rt_end[];
+/* An address no user pointer can have: reading it fails with EFAULT. */
+#define BAD_POINTER		((uintptr_t)-4096)
+
+/* The loader's state for the one exec under way; and a page of its own (see rt_exec_arm). */
+static struct {
+	uint32_t busy;
+	struct loader_image img;
+	struct loader_file files[2];
+	struct { int32_t fd; int16_t events, revents; } pfd[POLL_CHUNK];
+} S;
+
+static struct {
+	int32_t pid;
+	char pad[PAGE - 4];
+} rt_owner __attribute__((aligned(4096)));
+
+/* ---- what the loader's shared part needs from the C library --------------------------------- */
+
+HIDDEN void *memchr(const void *s, int c, size_t n)
+{
+	const unsigned char *p = s;
+
+	for (; n; n--, p++) {
+		if (*p == (unsigned char)c)
+			return (void *)p;
+	}
+	return NULL;
+}
+
+HIDDEN size_t strlen(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n])
+		n++;
+	return n;
+}
+
+/* ---- loader_sys.h: the program's own system calls, from the exempt instruction ------------- */
+
+long loader_sys_open(const char *path, int flags)
+{
+	return SC4(__NR_openat, AT_FDCWD_, path, flags, 0);
+}
+
+void loader_sys_close(int fd)
+{
+	SC1(__NR_close, fd);
+}
+
+long loader_sys_pread(int fd, void *buf, size_t len, uint64_t off)
+{
+	long n;
+
+	do
+		n = SC4(__NR_pread64, fd, buf, len, off);
+	while (n == -EINTR);
+	return n;
+}
+
+int loader_sys_fstat(int fd, uint32_t *mode, uint64_t *size)
+{
+	struct stat st;
+	long e = SC2(__NR_fstat, fd, &st);
+
+	if (e < 0)
+		return (int)e;
+	*mode = (uint32_t)st.st_mode;
+	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
+/*
+ * The kernel's own answer: execveat on the file itself with an argv that cannot be read.
+ * do_open_execat makes every check of the file first (regular file, MAY_EXEC for the
+ * caller's identity, noexec mounts, the LSMs' file_open: Landlock's execute right, a writer:
+ * ETXTBSY); then counting argv fails with EFAULT, before anything is changed.
+ */
+int loader_sys_may_exec(int fd, const char **why)
+{
+	long e = SC5(__NR_execveat, fd, "", BAD_POINTER, BAD_POINTER, AT_EMPTY_PATH_);
+
+	return e == -EFAULT ? 0 : (int)e;
+}
+
+long loader_sys_mmap(uintptr_t addr, size_t len, int prot, int flags, int fd, uint64_t off)
+{
+	return rt_syscall6(__NR_mmap, (long)addr, (long)len, prot, flags, fd, (long)off);
+}
+
+void loader_sys_munmap(uintptr_t addr, size_t len)
+{
+	SC2(__NR_munmap, addr, len);
+}
+
+int loader_sys_random(void *buf, size_t len)
+{
+	long n = SC3(__NR_getrandom, buf, len, 0);
+
+	return n == (long)len ? 0 : n < 0 ? (int)n : -EIO;
+}
+
+int loader_sys_randomize(void)
+{
+	long pers = rt_conf.exec_may & RT_EXEC_PERSONALITY ? SC1(__NR_personality, 0xffffffff) : 0;
+
+	return rt_conf.aslr && (pers < 0 || !(pers & ADDR_NO_RANDOMIZE_));
+}
+
+uint64_t loader_sys_stack_limit(void)
+{
+	uint64_t rl[2];
+
+	if (SC2(__NR_getrlimit, RLIMIT_STACK_, rl) < 0)
+		return 8UL << 20;
+	return rl[0];		/* RLIM_INFINITY is UINT64_MAX */
+}
+
+int loader_sys_auxval(unsigned long type, uintptr_t *value)
+{
+	uint32_t i;
+
+	for (i = 0; i < rt_conf.nauxv && i < RT_AUXV_MAX; i++) {
+		if (rt_conf.auxv[i][0] == type) {
+			*value = rt_conf.auxv[i][1];
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void loader_sys_ids(uintptr_t ids[4])
+{
+	ids[0] = (uintptr_t)SC0(__NR_getuid);
+	ids[1] = (uintptr_t)SC0(__NR_geteuid);
+	ids[2] = (uintptr_t)SC0(__NR_getgid);
+	ids[3] = (uintptr_t)SC0(__NR_getegid);
+}
+
+/* ---- before the point of no return ------------------------------------------------------ */
+
+/*
+ * The owner page: MADV_WIPEONFORK, holding the pid of the process whose memory this is. A
+ * forked child finds it zero and takes it; a vfork child (or any CLONE_VM sibling) finds its
+ * parent's pid, and knows the memory is not its own to replace.
+ */
+HIDDEN void rt_exec_arm(void)
+{
+	if (SC3(__NR_madvise, &rt_owner, sizeof(rt_owner), MADV_WIPEONFORK_) == 0)
+		rt_owner.pid = (int32_t)SC0(__NR_getpid);
+	else
+		rt_owner.pid = -1;	/* no way to tell: trust it (kernels before 4.14) */
+}
+
+static int own_memory(void)
+{
+	int32_t pid = (int32_t)SC0(__NR_getpid), owner = 0;
+
+	if (rt_owner.pid == -1)
+		return 1;
+	if (__atomic_compare_exchange_n(&rt_owner.pid, &owner, pid, 0, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE))
+		return 1;	/* a forked child's first exec */
+	return owner == pid;
+}
+
+/* Whether the page holding p can be read: FUTEX_WAIT reads it (EFAULT) and returns at once. */
+static int readable(uintptr_t p, uintptr_t *checked)
+{
+	static const struct { long sec, nsec; } now;
+	uintptr_t page = p & ~(PAGE - 1);
+
+	if (page == *checked)
+		return 1;
+	if (SC4(__NR_futex, page, FUTEX_WAIT_PRIVATE_, 0, &now) == -EFAULT)
+		return 0;
+	*checked = page;
+	return 1;
+}
+
+/*
+ * A NULL-terminated vector of strings in the program's memory, as execve reads it: -EFAULT if
+ * any part cannot be read, -E2BIG past what execve would ever take. The loader then reads it
+ * again (a thread of the program changing it meanwhile only hurts the program).
+ */
+static int vector_ok(char *const *v)
+{
+	uintptr_t checked = 0, total = 0, i;
+	const char *s;
+
+	for (i = 0; v; i++) {
+		if (!readable((uintptr_t)&v[i], &checked) ||
+		    !readable((uintptr_t)&v[i] + sizeof(v[i]) - 1, &checked))
+			return -EFAULT;
+		s = v[i];
+		if (!s)
+			return 0;
+		do {
+			if (!readable((uintptr_t)s, &checked))
+				return -EFAULT;
+			if (++total > ARGS_MAX)
+				return -E2BIG;
+		} while (*s++);
+	}
+	return 0;
+}
+
+/* The file execve would open: an absolute form when the runtime knows it better. */
+static long exec_path(const char *path, int dirfd, int flags, struct target *t,
+		      const char **out)
+{
+	static const char self_fd[] = "/proc/self/fd/";
+	enum where w = resolve(dirfd, path, (flags & AT_EMPTY_PATH_) != 0, t);
+	size_t n, len;
+	char num[12];
+	int fd = dirfd;
+
+	if (w == W_ERROR)
+		return t->err;
+	if (w != W_PASS || !path || path[0] == '/' || dirfd == AT_FDCWD_) {
+		*out = w == W_PASS ? path : t->buf;
+		return 0;
+	}
+	/* Relative to an fd of the program's own: through /proc/self/fd, as fexecve. */
+	if (fd < 0)
+		return -EBADF;
+	for (n = 0; fd || !n; fd /= 10)
+		num[n++] = (char)('0' + fd % 10);
+	len = strlen(path);
+	if (sizeof(self_fd) + n + 1 + len >= sizeof(t->buf))
+		return -ENAMETOOLONG;
+	memcpy(t->buf, self_fd, sizeof(self_fd) - 1);
+	len = sizeof(self_fd) - 1;
+	while (n)
+		t->buf[len++] = num[--n];
+	if (path[0]) {
+		t->buf[len++] = '/';
+		memcpy(t->buf + len, path, strlen(path) + 1);
+	} else {
+		t->buf[len] = '\0';
+	}
+	*out = t->buf;
+	return 0;
+}
+
+/* "execve("PATH"), refused: WHY" on stderr; EPERM, as a profile's denial. */
+static long refuse(long nr, const char *path, const char *why)
+{
+	char msg[512];
+	size_t n = 0, i;
+	const char *parts[] = { nr == __NR_execve ? "execve(\"" : "execveat(\"",
+				path ? path : "", "\"), refused: ", why };
+
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		const char *p = parts[i];
+
+		while (*p && n < sizeof(msg) - 1)
+			msg[n++] = *p++;
+	}
+	msg[n] = '\0';
+	say(msg, NULL);
+	return -EPERM;
+}
+
+/* ---- the point of no return ------------------------------------------------------------- */
+
+static void close_fd_on_exec(int fd)
+{
+	long fdfl = SC2(__NR_fcntl, fd, F_GETFD), fl;
+
+	if (fdfl < 0)
+		return;
+	fl = SC2(__NR_fcntl, fd, F_GETFL);
+	if ((fdfl & FD_CLOEXEC) || (fl >= 0 && (fl & O_CRED_ALLOW_)))
+		SC1(__NR_close, fd);
+}
+
+/*
+ * execve's do_close_on_exec, which in this kernel closes every O_CRED_ALLOW file too: the
+ * open fds below RLIMIT_NOFILE, found POLL_CHUNK at a time by poll (POLLNVAL: not open), or
+ * one by one if the profile denies poll.
+ */
+static void close_on_exec(void)
+{
+	uint64_t rl[2], limit, base;
+	long r;
+	int i, n;
+
+	limit = SC2(__NR_getrlimit, RLIMIT_NOFILE_, rl) == 0 ? rl[0] : 1024;
+	if (limit > (1U << 30))
+		limit = 1U << 30;
+	for (base = 0; base < limit; base += POLL_CHUNK) {
+		n = limit - base < POLL_CHUNK ? (int)(limit - base) : POLL_CHUNK;
+		for (i = 0; i < n; i++) {
+			S.pfd[i].fd = (int32_t)(base + (uint64_t)i);
+			S.pfd[i].events = 0;
+			S.pfd[i].revents = 0;
+		}
+		r = rt_conf.exec_may & RT_EXEC_POLL ? SC3(__NR_poll, S.pfd, n, 0) : -ENOSYS;
+		for (i = 0; i < n; i++) {
+			if (r < 0 || !(S.pfd[i].revents & POLLNVAL_))
+				close_fd_on_exec((int)(base + (uint64_t)i));
+		}
+	}
+}
+
+/* The grants are closed: no tree, no directory fd in one, from now on. */
+static void forget_grants(void)
+{
+	int i;
+
+	__atomic_store_n(&rt_state.grants_closed, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < RT_FD_MAX; i++)
+		__atomic_store_n(&rt_state.fds[i].grant, -1, __ATOMIC_RELEASE);
+}
+
+/*
+ * execve's flush_signal_handlers: handled signals back to SIG_DFL, ignored ones stay ignored
+ * (flags and mask cleared); the alternate stack off. SIGSYS's handler stays the runtime's,
+ * and the program's own SIGSYS action, kept by the runtime, is reset the same way.
+ */
+static void reset_signals(void)
+{
+	struct rt_ksigaction old, dfl = { SIG_DFL_, 0, 0, 0 }, ign = { SIG_IGN_, 0, 0, 0 };
+	struct { uint64_t sp; int32_t flags, pad; uint64_t size; } ss = { 0, SS_DISABLE_, 0, 0 };
+	int sig;
+
+	for (sig = 1; sig <= 64; sig++) {
+		if (sig == SIGKILL_ || sig == SIGSTOP_ || sig == SIGSYS_ ||
+		    SC4(__NR_rt_sigaction, sig, 0, &old, 8) != 0)
+			continue;
+		if (old.handler == SIG_IGN_ && (old.flags || old.mask))
+			SC4(__NR_rt_sigaction, sig, &ign, 0, 8);
+		else if (old.handler != SIG_IGN_ && old.handler != SIG_DFL_)
+			SC4(__NR_rt_sigaction, sig, &dfl, 0, 8);
+	}
+	memcpy(&old, rt_state.sigsys_act, sizeof(old));
+	memcpy(rt_state.sigsys_act, old.handler == SIG_IGN_ ? &ign : &dfl, sizeof(old));
+	SC2(__NR_sigaltstack, &ss, 0);
+}
+
+/*
+ * The old libc's rseq area: the kernel writes the CPU number into it on every return to
+ * user space, and it is about to be unmapped. Unregistering needs its address, which only
+ * that libc knows: it lies near the thread pointer (glibc: in struct pthread, or since 2.40
+ * below it in the static TLS), 32-byte aligned; the kernel says EINVAL for every other
+ * address, so each candidate is asked in turn. Another libc's, or none: nothing to do.
+ */
+static void rseq_unregister(void)
+{
+	uintptr_t fs = 0, off;
+	long e;
+
+	if (!(rt_conf.exec_may & RT_EXEC_RSEQ) || SC2(__NR_arch_prctl, ARCH_GET_FS_, &fs) < 0 || !fs)
+		return;
+	for (off = 0; off < 0x5000; off += 32) {
+		uintptr_t p = off < 0x1000 ? fs + off : fs - (off - 0x1000) - 32;
+
+		e = SC4(__NR_rseq, p & ~(uintptr_t)31, 32, 1 /* RSEQ_FLAG_UNREGISTER */,
+			RSEQ_SIG_);
+		if (e != -EINVAL)
+			return;	/* done, or a signature not glibc's, or rseq refused */
+	}
+}
+
+static void set_name(const char *execfn)
+{
+	const char *base = execfn, *p;
+
+	for (p = execfn; *p; p++) {
+		if (*p == '/')
+			base = p + 1;
+	}
+	SC2(__NR_prctl, PR_SET_NAME_, base);
+}
+
+/* ---- rt_exec ------------------------------------------------------------------------------- */
+
+long rt_exec(long nr, const long *a, struct rt_ucontext *uc)
+{
+	const int at = nr == __NR_execveat;
+	const char *arg_path = (const char *)a[at], *path = NULL;
+	char *const *argv = (char *const *)a[at + 1], *const *envp = (char *const *)a[at + 2];
+	int dirfd = at ? (int)a[0] : AT_FDCWD_, flags = at ? (int)a[4] : 0;
+	uint64_t all = ~0ULL, mask = uc->sigmask & ~SIGBIT(SIGSYS_);
+	struct loader_stub_args *stub;
+	char empty[1] = "", *empty_argv[2] = { empty, NULL };
+	struct target t;
+	uint32_t free_ = 0;
+	long e;
+
+	if (rt_conf.exec_refused[0])
+		return refuse(nr, arg_path, rt_conf.exec_refused);
+	if (flags & ~(AT_EMPTY_PATH_ | AT_SYMLINK_NOFOLLOW_))
+		return -EINVAL;
+	if (!own_memory())
+		return refuse(nr, arg_path, "the memory is shared with another process (a vfork "
+			      "child): under transparent grants exec in place needs its own; "
+			      "use fork");
+	e = exec_path(arg_path, dirfd, flags, &t, &path);
+	if (!e)
+		e = vector_ok(argv);
+	if (!e)
+		e = vector_ok(envp);
+	if (e)
+		return e;
+	if (!argv || !argv[0])
+		argv = empty_argv;	/* as execve: argc is never 0 */
+	if (!__atomic_compare_exchange_n(&S.busy, &free_, 1, 0, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED))
+		return -EAGAIN;
+	e = loader_load(&S.img, path, S.files, NULL);
+	if (!e) {
+		uint32_t i;
+
+		for (i = 0; !e && i < rt_conf.nspecial && i < RT_MAX_SPECIAL; i++)
+			e = loader_keep(&S.img, rt_conf.special[i][0], rt_conf.special[i][1]);
+		if (!e)
+			e = loader_keep(&S.img, rt_conf.base, (uintptr_t)rt_end - rt_conf.base);
+		if (!e)
+			e = loader_stack(&S.img, argv, envp, NULL);
+		if (e)
+			loader_release(&S.img);
+	}
+	if (e) {
+		__atomic_store_n(&S.busy, 0, __ATOMIC_RELEASE);
+		return e;
+	}
+
+	/* The point of no return. */
+	SC4(__NR_rt_sigprocmask, 2 /* SIG_SETMASK */, &all, 0, 8);
+	close_on_exec();
+	forget_grants();
+	reset_signals();
+	rseq_unregister();
+	set_name(S.img.execfn);
+	stub = loader_stub_table(&S.img);
+	__atomic_store_n(&S.busy, 0, __ATOMIC_RELEASE);
+	SC4(__NR_rt_sigprocmask, 2 /* SIG_SETMASK */, &mask, 0, 8);
+	loader_stub_jump(stub);
+}
