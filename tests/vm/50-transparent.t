@@ -3,9 +3,10 @@
 # reach drive's 0700 tree through their own paths, under tests/vm/transparent/tp.ini as
 # sandbox: tp-probe (dynamic and static: open, stat, access, readlink, opendir, *at calls on a
 # directory fd, chdir/fchdir/getcwd, truncate, xattrs, raw syscalls, threads, its own SIGSYS
-# handler and mask, fork, the exempt instruction giving its own rights only, execve refused,
-# denials named with the profile's line), GNU coreutils and python3. The guest script is
-# tests/vm/transparent/guest.sh.
+# handler and mask, fork, the exempt instruction giving its own rights only, its own execve
+# done in place by the runtime (to dynamic and static programs, a #! script, GNU cat, from
+# threads; the grant closed after it), denials named with the profile's line), GNU coreutils
+# and python3 (os.execv too). The guest script is tests/vm/transparent/guest.sh.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/vm/lib.sh

@@ -46,9 +46,16 @@ for kind in dynamic static; do
 	run "$kind sigsys" $prog sigsys
 	run "$kind exempt" $prog exempt
 	run "$kind fork" $prog fork
+	# The program's own execve, done in place by the runtime (to dynamic and static).
 	run "$kind exec" $prog exec
-	ok $(grep -q 'called execve("/credbox/build/tests/tp/tp-probe"), refused' $O/out; echo $?) \
-		"$kind: the refused execve is named on stderr"
+	ok $(grep -q '^ok - the runtime is still there' $O/out; echo $?) \
+		"$kind: execve of the dynamic tp-probe ran it"
+	run "$kind exec-static" $prog exec-static
+	ok $(grep -q '^ok - the runtime is still there' $O/out; echo $?) \
+		"$kind: execve of the static tp-probe ran it"
+	run "$kind exec-threads" $prog exec-threads
+	ok $(grep -q '^ok - one thread' $O/out; echo $?) \
+		"$kind: execve from a program with 5 threads leaves one"
 	run "$kind deny" $prog deny
 	ok $(grep -q "^credbox: tp-probe.* called uname, denied by $P:29 (uname:ENODATA)" $O/out; echo $?) \
 		"$kind: the denied uname is named on stderr with the profile's line"
@@ -61,8 +68,14 @@ for kind in dynamic static; do
 		"$kind: and is named on stderr first"
 done
 
+# execve of a #! script (its interpreter: tp-probe script-child).
+run "exec-script" $PROBE exec-script
+ok $(grep -q '^ok - a #! script runs its interpreter' $O/out; echo $?) "execve of a #! script ran it"
+
 # GNU coreutils, unmodified, on the transparent grant.
 if [ -x /gnu/bin/cat ]; then
+	out=$($CB --profile $P -- $PROBE exec-cat 2>&1)
+	ok $([ "$out" = "outside the trees" ]; echo $?) "execve of GNU cat on a file outside the trees: $out"
 	out=$($CB --profile $P -- /gnu/bin/cat $D/README 2>&1)
 	ok $([ "$out" = hello ]; echo $?) "coreutils cat $D/README: $out"
 	out=$($CB --profile $P -- /gnu/bin/ls $D 2>&1 | tr '\n' ' ')
@@ -94,6 +107,8 @@ if [ -x /usr/bin/python3.11 ]; then
 	ok $(echo "$out" | sed -n 2p | grep -q 'PY.TXT README'; echo $?) "python3 os.listdir lists the tree"
 	ok $([ "$(stat -c %u $D/PY.TXT)" = 1001 ]; echo $?) "python3's new file is drive's"
 	ok $(echo "$out" | sed -n 3p | grep -qx "$D/sub nested"; echo $?) "python3 os.chdir, os.getcwd, relative open"
+	out=$($CB --profile $P -- /usr/bin/python3.11 -I -S /credbox/transparent/tp-exec.py 2>&1)
+	ok $([ "$out" = "outside the trees" ]; echo $?) "python3 os.execv of GNU cat: $out"
 else
 	echo "ok - python3 # SKIP /usr/bin/python3.11 missing"
 fi

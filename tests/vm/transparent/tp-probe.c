@@ -12,7 +12,17 @@
  *                       program's handler gets the SIGSYS it is sent
  *   tp-probe exempt     jump to the runtime's own syscall instruction: own rights only
  *   tp-probe fork       a forked child keeps the working directory and the redirection
- *   tp-probe exec       execve is refused with a message
+ *   tp-probe exec       execve under the grant: refusals return their errno (EACCES for a
+ *                       file sandbox cannot execute, in the tree or not; ENOENT) and the
+ *                       caller goes on; then the runtime's execve of tp-probe (exec-static:
+ *                       of tp-probe-static), which checks as exec-child what execve left
+ *   tp-probe exec-child N   the grant (fd N) closed: openat2 with OA2_CRED_INHERIT on N
+ *                       fails, the tree's paths give EACCES; close-on-exec fd 20 closed,
+ *                       fd 21 kept; AT_SECURE; the runtime still there (a denial named);
+ *                       one thread
+ *   tp-probe exec-threads   as exec, with 4 more threads running: the new program has one
+ *   tp-probe exec-cat   execve of GNU cat (dynamic) on a file outside the trees
+ *   tp-probe exec-script    execve of a #! script whose interpreter is tp-probe script-child
  *   tp-probe deny       a call the profile denies with an errno (named on stderr)
  *   tp-probe kill       a call the profile denies with kill (named on stderr, SIGSYS)
  *
@@ -27,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -35,11 +46,17 @@
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
+#include <linux/openat2.h>
 
 #include "tp-exempt.h"
 
 #define T	"/srv/tp/drive"
 #define OTHER	"/srv/tp/other"
+#define TP	"/credbox/build/tests/tp/tp-probe"
+#define DATA	"/credbox/transparent"
+/* The kernel's ABI (kernel-patches/): a grant's fd shows it in F_GETFL. */
+#define O_CRED_ALLOW		0400000000
+#define OA2_CRED_INHERIT	(1ULL << 28)
 
 static int failures;
 
@@ -351,6 +368,103 @@ static void forked(void)
 	chdir("/");
 }
 
+/* The fd of the grant: the O_CRED_ALLOW directory credbox left open, or -1. */
+static int grant_fd(void)
+{
+	int fd, fl;
+
+	for (fd = 3; fd < 256; fd++) {
+		fl = fcntl(fd, F_GETFL);
+		if (fl >= 0 && (fl & O_CRED_ALLOW))
+			return fd;
+	}
+	return -1;
+}
+
+static int count_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static void *spin(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* The caller's side of an execve under the grant: refusals first, then target exec-child. */
+static void exec_caller(const char *target, int threads)
+{
+	char fdarg[16], *args[] = { "tp-probe", "exec-child", fdarg, NULL };
+	int g = grant_fd(), null = open("/dev/null", O_RDONLY), i, e;
+	pthread_t t;
+
+	check(g >= 0, "the grant is an O_CRED_ALLOW fd (%d)", g);
+	errno = 0;
+	execv(T "/README", args);
+	e = errno;
+	check(e == EACCES, "execve of a 0600 file in the tree: EACCES, the caller goes on (%s)",
+	      strerror(e));
+	errno = 0;
+	execv(DATA "/tp.ini", args);
+	e = errno;
+	check(e == EACCES, "execve of a readable file without x: EACCES (%s)", strerror(e));
+	errno = 0;
+	execv(DATA "/missing", args);
+	e = errno;
+	check(e == ENOENT, "execve of a missing file: ENOENT (%s)", strerror(e));
+	check(null >= 0 && dup3(null, 20, O_CLOEXEC) == 20 && dup2(null, 21) == 21,
+	      "fd 20 close-on-exec, fd 21 not");
+	for (i = 0; i < threads; i++)
+		pthread_create(&t, NULL, spin, NULL);
+	if (threads)
+		check(count_threads() == threads + 1, "%d threads before the execve",
+		      count_threads());
+	snprintf(fdarg, sizeof(fdarg), "%d", g);
+	execv(target, args);
+	check(0, "execve of %s: %s", target, strerror(errno));
+}
+
+/* What the program started by the runtime's execve finds. */
+static void exec_child(int g)
+{
+	struct open_how how = { .flags = O_RDONLY | OA2_CRED_INHERIT, .resolve = RESOLVE_BENEATH };
+	char buf[64];
+	long r;
+	int e;
+
+	errno = 0;
+	r = syscall(SYS_openat2, g, "README", &how, sizeof(how));
+	e = errno;
+	check(r < 0 && e == EBADF, "after execve the grant's fd %d is closed: openat2 with "
+	      "OA2_CRED_INHERIT fails (%s)", g, strerror(e));
+	check(grant_fd() < 0, "no O_CRED_ALLOW fd is left");
+	errno = 0;
+	r = open(T "/README", O_RDONLY);
+	e = errno;
+	check(r < 0 && e == EACCES, "the tree's paths give the program's own rights: EACCES (%s)",
+	      strerror(e));
+	errno = 0;
+	check(fcntl(20, F_GETFD) < 0 && errno == EBADF, "the close-on-exec fd 20 is closed");
+	check(fcntl(21, F_GETFD) == 0, "fd 21 is kept");
+	check(getauxval(AT_SECURE) == 1, "AT_SECURE is set, as credbox's loader sets it");
+	check(count_threads() == 1, "one thread (%d)", count_threads());
+	errno = 0;
+	check(syscall(SYS_uname, buf) < 0 && errno == ENODATA,
+	      "the runtime is still there: uname gets the profile's errno");
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
@@ -366,12 +480,26 @@ int main(int argc, char **argv)
 		exempt();
 	else if (!strcmp(what, "fork"))
 		forked();
-	else if (!strcmp(what, "exec")) {
-		char *args[] = { "tp-probe", NULL };
-
-		errno = 0;
-		execv("/credbox/build/tests/tp/tp-probe", args);
-		check(errno == EPERM, "execve is refused (%s)", strerror(errno));
+	else if (!strcmp(what, "exec"))
+		exec_caller(TP, 0);
+	else if (!strcmp(what, "exec-static"))
+		exec_caller(TP "-static", 0);
+	else if (!strcmp(what, "exec-threads"))
+		exec_caller(TP, 4);
+	else if (!strcmp(what, "exec-child") && argc > 2)
+		exec_child(atoi(argv[2]));
+	else if (!strcmp(what, "exec-cat")) {
+		execl("/gnu/bin/cat", "cat", DATA "/exec.txt", (char *)NULL);
+		check(0, "execve of /gnu/bin/cat: %s", strerror(errno));
+	} else if (!strcmp(what, "exec-script")) {
+		execl(DATA "/exec-script", "exec-script", "one", "two words", (char *)NULL);
+		check(0, "execve of a #! script: %s", strerror(errno));
+	} else if (!strcmp(what, "script-child")) {
+		/* #!TP script-child: TP, "script-child", the script, then its arguments */
+		check(argc == 5 && !strcmp(argv[0], TP) && !strcmp(argv[2], DATA "/exec-script") &&
+		      !strcmp(argv[3], "one") && !strcmp(argv[4], "two words"),
+		      "a #! script runs its interpreter with binfmt_script's arguments (%d: %s %s "
+		      "%s)", argc, argv[0], argc > 2 ? argv[2] : "", argc > 3 ? argv[3] : "");
 	} else if (!strcmp(what, "deny")) {
 		struct utsname u;
 		int r = uname(&u), e = errno;
@@ -381,7 +509,8 @@ int main(int argc, char **argv)
 		sethostname("x", 1);
 		printf("still alive\n");
 	} else {
-		fprintf(stderr, "usage: tp-probe files|threads|sigsys|exempt|fork|exec|deny|kill\n");
+		fprintf(stderr, "usage: tp-probe files|threads|sigsys|exempt|fork|exec|exec-static|"
+			"exec-threads|exec-cat|exec-script|deny|kill\n");
 		return 2;
 	}
 	return failures ? 1 : 0;
