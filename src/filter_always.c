@@ -27,10 +27,13 @@
 
 /*
  * Each row: a system call, optionally restricted to calls whose argument `arg`, masked with
- * `mask`, equals `datum` (or, with not_0_or_ones, whose low 32 bits are neither all clear nor
- * all set); the errno returned; why. Arguments the kernel reads as int are compared on their
- * low 32 bits only, so that junk in the upper half cannot slip past.
+ * `mask`, equals `datum` (or, with TEST_NOT_0_OR_ONES, whose low 32 bits are neither all clear
+ * nor all set; with TEST_NE, whose whole argument is anything but `datum`); the errno
+ * returned; why. Arguments the kernel reads as int are compared on their low 32 bits only,
+ * so that junk in the upper half cannot slip past.
  */
+enum { TEST_MASKED_EQ, TEST_NOT_0_OR_ONES, TEST_NE };
+
 struct always_rule {
 	const char *name;
 	int arg;		/* -1: unconditional */
@@ -39,7 +42,7 @@ struct always_rule {
 	int errnum;
 	const char *condition;
 	const char *why;
-	int not_0_or_ones;
+	int test;		/* TEST_* */
 };
 
 #define ALL(n, why)	{ n, -1, 0, 0, EPERM, NULL, why, 0 }
@@ -71,7 +74,12 @@ static const struct always_rule always_rules[] = {
 	ALL("bpf", "kernel attack surface, maps shared with other processes"),
 	ALL("userfaultfd", "stalling the kernel at will (race amplifier)"),
 	ALL("perf_event_open", "observing other processes, kernel attack surface"),
-	ALL("unshare", "new namespaces (and unsharing the fd table)"),
+	/*
+	 * unshare(CLONE_THREAD) alone unshares nothing: the kernel only says whether the caller
+	 * is its process's only thread (EINVAL if not). The runtime's execve in place asks it.
+	 */
+	{ "unshare", 0, ~0ULL, CLONE_THREAD, EPERM, "flags != CLONE_THREAD",
+	  "new namespaces (and unsharing the fd table)", TEST_NE },
 	ALL("setns", "entering other namespaces"),
 	CLONE_NS(CLONE_NEWNS), CLONE_NS(CLONE_NEWCGROUP), CLONE_NS(CLONE_NEWUTS),
 	CLONE_NS(CLONE_NEWIPC), CLONE_NS(CLONE_NEWUSER), CLONE_NS(CLONE_NEWPID),
@@ -91,7 +99,7 @@ static const struct always_rule always_rules[] = {
 	/* PER_LINUX (0) and the query, nothing else: as systemd's LockPersonality= */
 	{ "personality", 0, LOW32, 0, EPERM, "persona other than PER_LINUX or the query 0xffffffff",
 	  "other execution domains, and flags that weaken address space randomisation or W^X",
-	  1 },
+	  TEST_NOT_0_OR_ONES },
 	{ "ioctl", 1, LOW32, TIOCSTI, EPERM, "request == TIOCSTI",
 	  "typing commands into the terminal credbox was started from", 0 },
 	{ "ioctl", 1, LOW32, TIOCLINUX, EPERM, "request == TIOCLINUX",
@@ -122,7 +130,8 @@ int filter_always_denies(const char *name)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(always_rules); i++) {
-		if (always_rules[i].arg < 0 && !strcmp(always_rules[i].name, name))
+		if ((always_rules[i].arg < 0 || always_rules[i].test == TEST_NE) &&
+		    !strcmp(always_rules[i].name, name))
 			return 1;
 	}
 	return 0;
@@ -186,8 +195,11 @@ int filter_always_ctx(scmp_filter_ctx *out)
 			continue;	/* not on this architecture */
 		if (r->arg < 0)
 			err = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(r->errnum), nr, 0);
-		else if (r->not_0_or_ones)
+		else if (r->test == TEST_NOT_0_OR_ONES)
 			err = add_not_0_or_ones(ctx, r, nr);
+		else if (r->test == TEST_NE)
+			err = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(r->errnum), nr, 1,
+					       SCMP_CMP(r->arg, SCMP_CMP_NE, r->datum));
 		else
 			err = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(r->errnum), nr, 1,
 					       SCMP_CMP(r->arg, SCMP_CMP_MASKED_EQ, r->mask,

@@ -361,44 +361,104 @@ static void mm_fields(struct loader_elf *out, const Elf64_Phdr *p, uintptr_t bia
 		out->end_data = file_end;
 }
 
-/* Map every PT_LOAD of f; record the kept ranges in img; fill out. */
-static int map_image(struct loader_image *img, struct loader_file *f, int pie_program,
-		     struct loader_elf *out, const char *what, struct failure *err)
+/*
+ * Map every PT_LOAD of f at bias into its reserved span (unmapped again on failure), and
+ * unmap the holes between them, as binfmt_elf leaves them. With img, record the segments as
+ * kept ranges; with out, fill it in (mapped or not).
+ */
+static int map_segments(struct loader_file *f, uintptr_t bias, int map, struct loader_image *img,
+			struct loader_elf *out, const char *what, struct failure *err)
 {
-	uintptr_t base = 0, bias, prev_end = 0;
+	uintptr_t prev_end = 0;
 	unsigned int i;
-	int ret = reserve(f, pie_program, &base, what, err);
+	int ret;
 
-	if (ret)
-		return ret;
-	bias = base - f->plan.lo;
 	for (i = 0; i < f->eh.e_phnum; i++) {
 		const Elf64_Phdr *p = &f->ph[i];
 		uintptr_t s = page_down(bias + p->p_vaddr), e = page_up(bias + p->p_vaddr + p->p_memsz);
 
 		if (p->p_type != PT_LOAD || p->p_memsz == 0)
 			continue;
-		ret = map_segment(f->fd, p, bias);
+		ret = map ? map_segment(f->fd, p, bias) : 0;
 		if (ret) {
-			loader_sys_munmap(base, f->plan.hi - f->plan.lo);
+			loader_sys_munmap(bias + f->plan.lo, f->plan.hi - f->plan.lo);
 			return loader_fail(err, ret, "%s: cannot map segment %u: %m", what, i);
 		}
-		/* Holes between segments are unmapped, as binfmt_elf leaves them. */
-		if (prev_end && s > prev_end)
+		if (map && prev_end && s > prev_end)
 			loader_sys_munmap(prev_end, s - prev_end);
 		prev_end = e;
-		mm_fields(out, p, bias);
-		img->keep[img->nkeep].start = s;
-		img->keep[img->nkeep].len = e - s;
-		img->nkeep++;
+		if (out)
+			mm_fields(out, p, bias);
+		if (img) {
+			img->keep[img->nkeep].start = s;
+			img->keep[img->nkeep].len = e - s;
+			img->nkeep++;
+		}
 	}
-	out->end = prev_end;
-	out->bias = bias;
-	out->entry = bias + f->plan.entry;
-	out->phdr = f->plan.phdr_vaddr ? bias + f->plan.phdr_vaddr : 0;
-	out->phnum = f->eh.e_phnum;
-	out->phent = sizeof(Elf64_Phdr);
-	out->mapped = 1;
+	if (out) {
+		out->end = prev_end;
+		out->bias = bias;
+		out->entry = bias + f->plan.entry;
+		out->phdr = f->plan.phdr_vaddr ? bias + f->plan.phdr_vaddr : 0;
+		out->phnum = f->eh.e_phnum;
+		out->phent = sizeof(Elf64_Phdr);
+		out->mapped = 1;
+	}
+	return 0;
+}
+
+/*
+ * Reserve f's span and map it into img (out: img->prog or img->interp). A program at a fixed
+ * address that the running program occupies (the runtime's execve of a non-PIE program from
+ * a non-PIE one) is mapped late if img->late_ok: after the old program is unmapped, as the
+ * kernel maps it (loader_map_late); until then only its addresses are computed.
+ */
+static int map_image(struct loader_image *img, struct loader_file *f, int pie_program,
+		     struct loader_elf *out, const char *what, struct failure *err)
+{
+	uintptr_t base = 0;
+	int ret = reserve(f, pie_program, &base, what, err);
+
+	if (ret == -EEXIST && img->late_ok && f->plan.type == ET_EXEC && out == &img->prog) {
+		img->late.start = f->plan.lo;
+		img->late.len = f->plan.hi - f->plan.lo;
+		return map_segments(f, 0, 0, NULL, out, what, err);
+	}
+	if (ret)
+		return ret;
+	return map_segments(f, base - f->plan.lo, 1, img, out, what, err);
+}
+
+int loader_map_late(struct loader_image *img, struct loader_file *f)
+{
+	long m = img->late.len ? loader_sys_mmap(img->late.start, img->late.len, PROT_NONE,
+						 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+						 MAP_FIXED, -1, 0) : 0;
+
+	if (m >= 0 && img->late.len)
+		m = map_segments(f, 0, 1, NULL, NULL, img->execfn, NULL);
+	if (f->fd >= 0)
+		loader_sys_close(f->fd);
+	f->fd = -1;
+	return (int)(m < 0 ? m : 0);
+}
+
+/* The late program's span must not cover what is kept: the new stack, images, vDSO. */
+int loader_late_check(const struct loader_image *img)
+{
+	const struct loader_range *l = &img->late;
+	unsigned int i;
+
+	if (!l->len)
+		return 0;
+	for (i = 0; i < img->nkeep; i++) {
+		if (img->keep[i].start < l->start + l->len && l->start < img->keep[i].start +
+		    img->keep[i].len)
+			return -EEXIST;
+	}
+	if (img->stack.ready && img->stack.base < l->start + l->len &&
+	    l->start < img->stack.base + img->stack.size)
+		return -EEXIST;
 	return 0;
 }
 
@@ -446,8 +506,11 @@ int loader_load(struct loader_image *img, const char *path, struct loader_file f
 	size_t len = path ? strlen(path) : 0;
 	int ret;
 
+	int late_ok = img->late_ok;
+
 	/* Everything but the big arrays, which are filled before they are read. */
 	memset(img, 0, offsetof(struct loader_image, keep));
+	img->late_ok = late_ok;
 	img->nscripts = 0;
 	img->interp_path[0] = '\0';
 	if (!path || len >= sizeof(img->execfn))
@@ -473,8 +536,10 @@ int loader_load(struct loader_image *img, const char *path, struct loader_file f
 		img->nimage = img->nkeep;
 		img->exec_stack = prog->plan.exec_stack;
 	}
-	if (prog->fd >= 0)
+	if (prog->fd >= 0 && (ret || !img->late.len)) {
 		loader_sys_close(prog->fd);
+		prog->fd = -1;
+	}
 	if (interp->fd >= 0)
 		loader_sys_close(interp->fd);
 	if (ret)
@@ -754,18 +819,22 @@ static unsigned int unmap_table(struct loader_range *keep, unsigned int nkeep,
 struct loader_stub_args *loader_stub_table(const struct loader_image *img)
 {
 	const struct loader_stack *st = &img->stack;
-	struct loader_range keep[LOADER_MAX_KEEP + 2];
+	struct loader_range keep[LOADER_MAX_KEEP + 3];
 	struct loader_stub_args *a;
 	unsigned int n = img->nkeep;
-	size_t size = sizeof(*a) + (n + 3) * sizeof(struct loader_range);
+	size_t size = sizeof(*a) + (n + 4) * sizeof(struct loader_range);
 
 	memcpy(keep, img->keep, n * sizeof(keep[0]));
 	keep[n].start = st->base;
 	keep[n++].len = st->size;
 	keep[n].start = (uintptr_t)loader_stub_start;
 	keep[n++].len = (uintptr_t)loader_stub_end - (uintptr_t)loader_stub_start;
+	if (img->late.len)
+		keep[n++] = img->late;	/* replaced by the late mapping */
 	a = (struct loader_stub_args *)((st->sp - size - 256) & ~(uintptr_t)15);
 	a->sp = st->sp;
+	a->after = NULL;
+	a->after_arg = NULL;
 	a->entry = img->interp.mapped ? img->interp.entry : img->prog.entry;
 	a->nranges = unmap_table(keep, n, a->range);
 	return a;

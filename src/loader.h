@@ -114,6 +114,8 @@ struct loader_image {
 	unsigned int nimage;		/* keep[0..nimage) are the images' segments */
 	unsigned int nkeep;
 	int signals_reset;		/* loader_reset_signals ran */
+	int late_ok;			/* a fixed-address program may be mapped late */
+	struct loader_range late;	/* that program's span, mapped after the jump's unmap */
 	struct loader_range keep[LOADER_MAX_KEEP];
 	unsigned int nscripts;		/* script[0] is the file started, if a script */
 	struct loader_script script[LOADER_MAX_SCRIPTS];

@@ -63,10 +63,21 @@ int loader_load(struct loader_image *img, const char *path, struct loader_file f
 int loader_stack(struct loader_image *img, char *const argv[], char *const envp[],
 		 struct failure *err);
 
+/*
+ * With img->late_ok, a program at fixed addresses that the running program occupies is mapped
+ * late (img->late): after the old program is unmapped, by the stub's after() calling
+ * loader_map_late with the file loader_load left open (files[0]). loader_late_check, before
+ * the point of no return: -EEXIST if its span covers a range that must survive.
+ */
+int loader_map_late(struct loader_image *img, struct loader_file *f);
+int loader_late_check(const struct loader_image *img);
+
 /* Table handed to the per-architecture stub (loader_x86_64.S); lives on the new stack. */
 struct loader_stub_args {
 	uintptr_t sp;		/* initial stack pointer: points at argc */
 	uintptr_t entry;	/* where to jump */
+	void (*after)(void *);	/* called once the ranges are unmapped (NULL: none) */
+	void *after_arg;
 	uintptr_t nranges;
 	struct loader_range range[];	/* to munmap, in order */
 };

@@ -11,7 +11,11 @@
  * wiped before the jump) and its own message: it runs while the memory around it vanishes.
  * Signals cannot run credbox code here: loader_enter reset every handler to SIG_DFL first.
  *
- *	struct loader_stub_args { u64 sp; u64 entry; u64 nranges; struct { u64 start, len; } r[]; }
+ *	struct loader_stub_args { u64 sp; u64 entry; void (*after)(void *); void *after_arg;
+ *				  u64 nranges; struct { u64 start, len; } r[]; }
+ *
+ * after (the redirect runtime's, for a program mapped late: src/loader_sys.h) runs once the
+ * ranges are unmapped, on the new stack below the table; it returns, or ends the process.
  */
 #define NR_write		1
 #define NR_munmap		11
@@ -54,8 +58,8 @@ loader_stub_jump:
 	mov	$NR_set_tid_address, %eax
 	xor	%edi, %edi
 	syscall
-	mov	16(%rbx), %r12		/* nranges */
-	lea	24(%rbx), %r13		/* ranges */
+	mov	32(%rbx), %r12		/* nranges */
+	lea	40(%rbx), %r13		/* ranges */
 1:	test	%r12, %r12
 	jz	2f
 	mov	$NR_munmap, %eax
@@ -68,7 +72,15 @@ loader_stub_jump:
 	dec	%r12
 	jmp	1b
 
-2:	mov	8(%rbx), %r11		/* entry */
+2:	mov	16(%rbx), %rax		/* after(after_arg), below the table */
+	test	%rax, %rax
+	jz	3f
+	mov	%rbx, %rsp
+	and	$-16, %rsp
+	mov	24(%rbx), %rdi
+	call	*%rax
+	mov	0(%rbx), %rsp
+3:	mov	8(%rbx), %r11		/* entry */
 	mov	%rbx, %rdi		/* wipe the table: it describes credbox's old layout */
 	mov	%r13, %rcx
 	sub	%rbx, %rcx

@@ -89,7 +89,8 @@ static const struct {
 static const char *const exec_calls[] = {
 	"execveat", "openat", "fstat", "pread64", "close", "mmap", "munmap", "getrandom",
 	"getrlimit", "getuid", "geteuid", "getgid", "getegid", "getpid", "futex", "fcntl",
-	"rt_sigaction", "rt_sigprocmask", "sigaltstack", "arch_prctl", "prctl",
+	"rt_sigaction", "rt_sigprocmask", "sigaltstack", "arch_prctl", "prctl", "gettid",
+	"unshare", "kill", "tgkill", "sched_yield", "exit", "exit_group",
 };
 
 static const struct {
@@ -97,6 +98,7 @@ static const struct {
 	uint32_t bit;
 } exec_may[] = {
 	{ "rseq", RT_EXEC_RSEQ }, { "personality", RT_EXEC_PERSONALITY }, { "poll", RT_EXEC_POLL },
+	{ "nanosleep", RT_EXEC_NANOSLEEP },
 };
 
 /* The auxv entries of credbox's that a program started in place gets too (loader.c). */

@@ -28,6 +28,7 @@
 #define RT_EXEC_RSEQ		1u		/* else no rseq area can be registered */
 #define RT_EXEC_PERSONALITY	2u		/* else ADDR_NO_RANDOMIZE is taken as unset */
 #define RT_EXEC_POLL		4u		/* else each fd is asked with fcntl */
+#define RT_EXEC_NANOSLEEP	8u		/* else waits are sched_yield only */
 
 /*
  * SECCOMP_RET_TRAP data of the profile's filter: RT_TRAP_TAG | index. The index numbers the

@@ -991,6 +991,7 @@ HIDDEN void rt_sigsys(int sig, struct rt_siginfo *si, struct rt_ucontext *uc)
 	int kind;
 
 	if (si->code != SYS_SECCOMP_ || ((uint32_t)si->errnum & RT_TRAP_TAG_MASK) != RT_TRAP_TAG) {
+		rt_exec_signal(si);
 		pass_on(sig, si, uc);
 		return;
 	}

@@ -62,6 +62,9 @@
 #define SIGKILL_		9
 #define SIGSTOP_		19
 #define SIGSYS_			31
+#define SI_USER_		0
+#define SI_TKILL_		(-6)
+#define CLONE_THREAD_		0x00010000
 #define SIG_DFL_		((void *)0)
 #define SIG_IGN_		((void *)1)
 #define SIGBIT(s)		(1ULL << ((s) - 1))
@@ -83,9 +86,15 @@ extern const char rt_end[];
 /* An address no user pointer can have: reading it fails with EFAULT. */
 #define BAD_POINTER		((uintptr_t)-4096)
 
-/* The loader's state for the one exec under way; and a page of its own (see rt_exec_arm). */
+/*
+ * The one exec under way: its owner (the thread that prepared it), the thread ending the
+ * others (killer), the hand-over to the main thread (handoff: 1 asked, 2 taken) with the
+ * caller's mask; the loader's state. And a page of its own (see rt_exec_arm).
+ */
 static struct {
-	uint32_t busy;
+	int32_t owner, killer;
+	uint32_t handoff;
+	uint64_t mask;
 	struct loader_image img;
 	struct loader_file files[2];
 	struct { int32_t fd; int16_t events, revents; } pfd[POLL_CHUNK];
@@ -456,7 +465,183 @@ static void set_name(const char *execfn)
 	SC2(__NR_prctl, PR_SET_NAME_, base);
 }
 
+/*
+ * The stub's after(): a fixed-address program whose addresses the old program held is mapped
+ * now that they are free, as the kernel maps it after the point of no return; a failure there
+ * ends the process, as the kernel's does.
+ */
+static void map_late(void *arg)
+{
+	(void)arg;
+	if (loader_map_late(&S.img, &S.files[0]) < 0) {
+		say("execve: the new program could not be mapped after the point of no return",
+		    NULL);
+		SC1(__NR_exit_group, 127);
+	}
+}
+
+/* ---- threads ------------------------------------------------------------------------------- */
+
+/*
+ * Wait for a while: sched_yield at first, then, when the profile allows it, a millisecond's
+ * sleep. Returns 0 once round has passed the limit of about five seconds.
+ */
+static int wait_round(unsigned int round)
+{
+	static const struct { long sec, nsec; } ms = { 0, 1000000 };
+
+	if (round < 1000 || !(rt_conf.exec_may & RT_EXEC_NANOSLEEP))
+		SC0(__NR_sched_yield);
+	else
+		SC2(__NR_nanosleep, &ms, 0);
+	return round < ((rt_conf.exec_may & RT_EXEC_NANOSLEEP) ? 6000u : 5000000u);
+}
+
+/*
+ * execve's de_thread, from the main thread with every signal blocked: SIGSYS to the process
+ * until no other thread is left. A thread that gets it while an exec is under way ends itself
+ * (rt_exec_signal); SIGSYS is never blocked in the program's threads (the runtime keeps it out
+ * of every mask), so each one is reached. unshare(CLONE_THREAD), which the always-denied
+ * filter lets through alone because it unshares nothing, says when the main thread is the
+ * only one. A thread that will not end (SIGSYS held off by a sigsuspend mask) ends the
+ * process: there is no going back now.
+ */
+static void kill_threads(void)
+{
+	struct rt_ksigaction ours, ign = { SIG_IGN_, 0, 0, 0 };
+	long pid = SC0(__NR_getpid);
+	unsigned int round;
+
+	__atomic_store_n(&S.killer, (int32_t)SC0(__NR_gettid), __ATOMIC_RELEASE);
+	for (round = 0; SC1(__NR_unshare, CLONE_THREAD_) != 0; round++) {
+		if (!wait_round(round)) {
+			say("execve: a thread of the program would not end; the process ends", NULL);
+			SC1(__NR_exit_group, 126);
+		}
+		SC2(__NR_kill, pid, SIGSYS_);
+	}
+	/* A last SIGSYS may be pending for no one: SIG_IGN discards it. */
+	SC4(__NR_rt_sigaction, SIGSYS_, 0, &ours, 8);
+	SC4(__NR_rt_sigaction, SIGSYS_, &ign, 0, 8);
+	SC4(__NR_rt_sigaction, SIGSYS_, &ours, 0, 8);
+	__atomic_store_n(&S.killer, 0, __ATOMIC_RELEASE);
+}
+
+/* The exec's own SIGSYS, not a trap: sent by this process with kill or tgkill. */
+static int ours(const struct rt_siginfo *si)
+{
+	return (si->code == SI_USER_ || si->code == SI_TKILL_) &&
+	       ((const int32_t *)si)[4] == (int32_t)SC0(__NR_getpid);
+}
+
+/* Take the exec: one at a time, from a thread alive in this process (not a fork's parent). */
+static int take(void)
+{
+	int32_t tid = (int32_t)SC0(__NR_gettid), owner;
+	unsigned int round;
+
+	for (round = 0;; round++) {
+		owner = 0;
+		if (__atomic_compare_exchange_n(&S.owner, &owner, tid, 0, __ATOMIC_ACQUIRE,
+						__ATOMIC_ACQUIRE))
+			return 0;
+		if (SC3(__NR_tgkill, SC0(__NR_getpid), owner, 0) == -ESRCH &&
+		    __atomic_compare_exchange_n(&S.owner, &owner, tid, 0, __ATOMIC_ACQUIRE,
+						__ATOMIC_ACQUIRE))
+			return 0;
+		/* Another thread's exec: it ends this one, or fails and lets go. */
+		if (!wait_round(round))
+			return -EAGAIN;
+	}
+}
+
+static void give_back(void)
+{
+	__atomic_store_n(&S.owner, 0, __ATOMIC_RELEASE);
+}
+
+static _Noreturn void point_of_no_return(uint64_t mask);
+
+/*
+ * From rt_sigsys, for a SIGSYS that is no trap: the exec's own signals. Ends this thread for
+ * the exec under way (as execve ends the other threads), or, in the main thread, takes over
+ * the exec another thread prepared. Returns when the signal is not the exec's.
+ */
+void rt_exec_signal(const struct rt_siginfo *si)
+{
+	int32_t tid, killer = __atomic_load_n(&S.killer, __ATOMIC_ACQUIRE);
+	uint32_t asked = 1;
+
+	if (!ours(si))
+		return;
+	tid = (int32_t)SC0(__NR_gettid);
+	if (killer && killer != tid)
+		SC1(__NR_exit, 0);
+	if (tid == (int32_t)SC0(__NR_getpid) &&
+	    __atomic_compare_exchange_n(&S.handoff, &asked, 2, 0, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE))
+		point_of_no_return(S.mask);
+}
+
+/*
+ * A thread other than the main one: the main thread must do the exec, since only it can learn
+ * when it is alone, and execve gives the new program the main thread's id. Ask it, then wait
+ * to be ended. A main thread that does not answer (it has exited, or blocks SIGSYS in a
+ * sigsuspend): -EAGAIN, nothing changed.
+ */
+static long hand_over(uint64_t mask)
+{
+	long pid = SC0(__NR_getpid);
+	uint32_t asked = 1;
+	unsigned int round;
+
+	S.mask = mask;
+	__atomic_store_n(&S.handoff, 1, __ATOMIC_RELEASE);
+	SC3(__NR_tgkill, pid, pid, SIGSYS_);
+	for (round = 0; wait_round(round); round++) {
+		if (__atomic_load_n(&S.handoff, __ATOMIC_ACQUIRE) == 2)
+			for (;;)	/* taken: the main thread ends this one */
+				SC0(__NR_sched_yield);
+	}
+	if (!__atomic_compare_exchange_n(&S.handoff, &asked, 0, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		for (;;)
+			SC0(__NR_sched_yield);
+	return -EAGAIN;
+}
+
 /* ---- rt_exec ------------------------------------------------------------------------------- */
+
+/* Undo prepare: the new images and stack unmapped, a late program's file closed. */
+static void unprepare(void)
+{
+	if (S.img.late.len)
+		loader_sys_close(S.files[0].fd);
+	loader_release(&S.img);
+}
+
+/* Open, check and map the new program and its stack, beside the old one. */
+static long prepare(const char *path, char *const *argv, char *const *envp)
+{
+	uint32_t i;
+	long e;
+
+	S.img.late_ok = 1;
+	e = loader_load(&S.img, path, S.files, NULL);
+	if (e)
+		return e;
+	for (i = 0; !e && i < rt_conf.nspecial && i < RT_MAX_SPECIAL; i++)
+		e = loader_keep(&S.img, rt_conf.special[i][0], rt_conf.special[i][1]);
+	if (!e)
+		e = loader_keep(&S.img, rt_conf.base, (uintptr_t)rt_end - rt_conf.base);
+	if (!e)
+		e = loader_stack(&S.img, argv, envp, NULL);
+	if (!e)
+		e = loader_late_check(&S.img);
+	if (e)
+		unprepare();
+	return e;
+}
 
 long rt_exec(long nr, const long *a, struct rt_ucontext *uc)
 {
@@ -464,11 +649,9 @@ long rt_exec(long nr, const long *a, struct rt_ucontext *uc)
 	const char *arg_path = (const char *)a[at], *path = NULL;
 	char *const *argv = (char *const *)a[at + 1], *const *envp = (char *const *)a[at + 2];
 	int dirfd = at ? (int)a[0] : AT_FDCWD_, flags = at ? (int)a[4] : 0;
-	uint64_t all = ~0ULL, mask = uc->sigmask & ~SIGBIT(SIGSYS_);
-	struct loader_stub_args *stub;
+	uint64_t mask = uc->sigmask & ~SIGBIT(SIGSYS_);
 	char empty[1] = "", *empty_argv[2] = { empty, NULL };
 	struct target t;
-	uint32_t free_ = 0;
 	long e;
 
 	if (rt_conf.exec_refused[0])
@@ -488,36 +671,42 @@ long rt_exec(long nr, const long *a, struct rt_ucontext *uc)
 		return e;
 	if (!argv || !argv[0])
 		argv = empty_argv;	/* as execve: argc is never 0 */
-	if (!__atomic_compare_exchange_n(&S.busy, &free_, 1, 0, __ATOMIC_ACQUIRE,
-					 __ATOMIC_RELAXED))
-		return -EAGAIN;
-	e = loader_load(&S.img, path, S.files, NULL);
-	if (!e) {
-		uint32_t i;
-
-		for (i = 0; !e && i < rt_conf.nspecial && i < RT_MAX_SPECIAL; i++)
-			e = loader_keep(&S.img, rt_conf.special[i][0], rt_conf.special[i][1]);
-		if (!e)
-			e = loader_keep(&S.img, rt_conf.base, (uintptr_t)rt_end - rt_conf.base);
-		if (!e)
-			e = loader_stack(&S.img, argv, envp, NULL);
+	e = take();
+	if (e)
+		return e;
+	e = prepare(path, argv, envp);
+	if (!e && SC0(__NR_gettid) != SC0(__NR_getpid)) {
+		e = hand_over(mask);
 		if (e)
-			loader_release(&S.img);
+			unprepare();
+		if (e)
+			refuse(nr, arg_path, "the main thread did not take it over (has it exited?): "
+			       "under transparent grants it makes the exec");
 	}
 	if (e) {
-		__atomic_store_n(&S.busy, 0, __ATOMIC_RELEASE);
+		give_back();
 		return e;
 	}
+	point_of_no_return(mask);
+}
 
-	/* The point of no return. */
+static _Noreturn void point_of_no_return(uint64_t mask)
+{
+	uint64_t all = ~0ULL;
+	struct loader_stub_args *stub;
+
 	SC4(__NR_rt_sigprocmask, 2 /* SIG_SETMASK */, &all, 0, 8);
+	kill_threads();
 	close_on_exec();
 	forget_grants();
 	reset_signals();
 	rseq_unregister();
 	set_name(S.img.execfn);
 	stub = loader_stub_table(&S.img);
-	__atomic_store_n(&S.busy, 0, __ATOMIC_RELEASE);
+	if (S.img.late.len)
+		stub->after = map_late;
+	__atomic_store_n(&S.handoff, 0, __ATOMIC_RELEASE);
+	give_back();
 	SC4(__NR_rt_sigprocmask, 2 /* SIG_SETMASK */, &mask, 0, 8);
 	loader_stub_jump(stub);
 }

@@ -6,8 +6,10 @@
  * redirected through it gets openat2's EINVAL for the unknown OA2_CRED_INHERIT: that is how
  * the test sees the redirection happen). TAP.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,9 +105,29 @@ static void on_usr1(int sig)
 	(void)sig;
 }
 
+static int count_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static void *spin(void *arg)
+{
+	for (;;)
+		pause();
+	return arg;
+}
+
 /*
  * Run by the runtime's in-place execve (t-redirect --exec-child): what execve leaves and what
- * the runtime keeps. Its exit status is a bit per failure.
+ * the runtime keeps. Exit status 1 if a check failed (the mask on stdout).
  */
 static int exec_child(void)
 {
@@ -131,7 +153,11 @@ static int exec_child(void)
 	bad |= (sa.sa_handler != SIG_IGN) << 6;		/* an ignored one stays ignored */
 	sigprocmask(SIG_BLOCK, NULL, &s);
 	bad |= !sigismember(&s, SIGUSR1) << 7;		/* the mask kept */
-	return bad;
+	bad |= (count_threads() != 1) << 8;		/* the other threads ended */
+	bad |= (getpid() != syscall(SYS_gettid)) << 9;	/* in the main thread */
+	if (bad)
+		printf("# exec-child: failed checks: mask 0x%x\n", bad);
+	return bad != 0;
 }
 
 /* Under the filters: refused execs return their errno, then an exec in place (exec_child). */
@@ -154,10 +180,45 @@ static int exec_checks(void)
 	sigemptyset(&s);
 	sigaddset(&s, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &s, NULL);
+	for (fd = 0; fd < 3; fd++) {
+		pthread_t t;
+
+		pthread_create(&t, NULL, spin, NULL);
+	}
+	bad |= (count_threads() != 4) << 4;
 	if (bad)
 		return bad;
 	execv(self, argv);
 	return 1 << 3;
+}
+
+static void *exec_thread(void *arg)
+{
+	char *argv[] = { self, "--exec-child", NULL };
+
+	execv(self, argv);
+	return arg;
+}
+
+/* The same from a thread that is not the main one: the main thread takes the exec over. */
+static int exec_checks_thread(void)
+{
+	int fd = open("/dev/null", O_RDONLY);
+	pthread_t t;
+
+	if (fd < 0 || dup3(fd, 11, O_CLOEXEC) < 0 || dup2(fd, 12) < 0)
+		return 1 << 2;
+	sigset_t s;
+
+	signal(SIGUSR1, on_usr1);
+	signal(SIGUSR2, SIG_IGN);
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &s, NULL);	/* the thread's mask: the exec keeps it */
+	pthread_create(&t, NULL, exec_thread, NULL);
+	sigprocmask(SIG_UNBLOCK, &s, NULL);
+	for (;;)
+		pause();
 }
 
 static int run_armed(int (*fn)(void), int *armed)
@@ -249,7 +310,16 @@ int main(int argc, char **argv)
 	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	       "execve under transparent grants: EACCES and ENOENT returned to the caller, then "
 	       "the program replaced in place: AT_SECURE, close-on-exec fd closed, plain fd "
-	       "kept, grant closed, runtime still redirecting, handlers reset, mask kept");
+	       "kept, grant closed, runtime still redirecting, handlers reset, mask kept, the "
+	       "3 other threads ended");
+	if (WIFEXITED(status) && WEXITSTATUS(status))
+		printf("# failed checks: mask 0x%x\n", WEXITSTATUS(status));
+	if (!WIFEXITED(status))
+		printf("# child killed by signal %d\n", WTERMSIG(status));
+	status = run_armed(exec_checks_thread, &armed);
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "execve from a thread that is not the main one: the main thread takes it over, "
+	       "the new program runs alone in it");
 	if (WIFEXITED(status) && WEXITSTATUS(status))
 		printf("# failed checks: mask 0x%x\n", WEXITSTATUS(status));
 	if (!WIFEXITED(status))

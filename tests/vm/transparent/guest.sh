@@ -107,7 +107,8 @@ if [ -x /usr/bin/python3.11 ]; then
 	ok $(echo "$out" | sed -n 2p | grep -q 'PY.TXT README'; echo $?) "python3 os.listdir lists the tree"
 	ok $([ "$(stat -c %u $D/PY.TXT)" = 1001 ]; echo $?) "python3's new file is drive's"
 	ok $(echo "$out" | sed -n 3p | grep -qx "$D/sub nested"; echo $?) "python3 os.chdir, os.getcwd, relative open"
-	out=$($CB --profile $P -- /usr/bin/python3.11 -I -S /credbox/transparent/tp-exec.py 2>&1)
+	out=$($CB --profile $P -- /usr/bin/python3.11 -I -S /credbox/transparent/tp-exec.py 2>$O/err)
+	sed 's/^/# python stderr: /' $O/err
 	ok $([ "$out" = "outside the trees" ]; echo $?) "python3 os.execv of GNU cat: $out"
 else
 	echo "ok - python3 # SKIP /usr/bin/python3.11 missing"
