@@ -26,8 +26,7 @@
  *   - every signal blocked while the process changes under the program;
  *   - the grants closed as the kernel closes them: every file opened with O_CRED_ALLOW,
  *     dups included, and every close-on-exec fd; from here on the tree paths get the
- *     program's own rights (grant_of finds no tree), directories it opened through a grant
- *     are no longer tracked;
+ *     program's own rights (grant_of finds no tree);
  *   - signal handlers reset (ignored signals stay ignored; the runtime's SIGSYS handler
  *     stays, the program's own SIGSYS action is reset the same way), the alternate stack
  *     off, the mask kept; the rseq area of the old libc unregistered (the kernel would write
@@ -359,8 +358,8 @@ static void close_fd_on_exec(int fd)
 {
 	long fdfl = SC2(__NR_fcntl, fd, F_GETFD), fl;
 
-	if (fdfl < 0)
-		return;
+	if (fdfl < 0 || (S.img.late.len && fd == S.files[0].fd))
+		return;		/* a late program's file: closed once it is mapped */
 	fl = SC2(__NR_fcntl, fd, F_GETFL);
 	if ((fdfl & FD_CLOEXEC) || (fl >= 0 && (fl & O_CRED_ALLOW_)))
 		SC1(__NR_close, fd);
@@ -395,14 +394,15 @@ static void close_on_exec(void)
 	}
 }
 
-/* The grants are closed: no tree, no directory fd in one, from now on. */
+/*
+ * The grants are closed: no path is in a tree from now on (grant_of). A directory fd the old
+ * program opened through a grant, if it stays open, still gives its path to the calls made
+ * relative to it: they are made on that path with the program's own rights. (Its entry is not
+ * cleared: the table is 4 MiB, mostly never touched, and stays so.)
+ */
 static void forget_grants(void)
 {
-	int i;
-
 	__atomic_store_n(&rt_state.grants_closed, 1, __ATOMIC_RELEASE);
-	for (i = 0; i < RT_FD_MAX; i++)
-		__atomic_store_n(&rt_state.fds[i].grant, -1, __ATOMIC_RELEASE);
 }
 
 /*

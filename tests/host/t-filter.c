@@ -92,6 +92,12 @@ static int always(void)
 	bad |= !err_is(syscall(SYS_ioctl, 0, 0x5412 /* TIOCSTI */ | (1UL << 32), "x"), EPERM) << 8;
 	bad |= !err_is(syscall(SYS_mount, "none", "/", "tmpfs", 0, NULL), EPERM) << 9;
 	bad |= (getpid() <= 0) << 10;
+	/* unshare(CLONE_THREAD) alone passes (a single thread: nothing to unshare, 0); any
+	 * other flag, or junk in the upper half, does not. */
+	bad |= (syscall(SYS_unshare, 0x00010000 /* CLONE_THREAD */) != 0) << 14;
+	bad |= !err_is(syscall(SYS_unshare, 0x00000400 /* CLONE_FILES */), EPERM) << 15;
+	bad |= !err_is(syscall(SYS_unshare, 0x00010000 | (1UL << 32)), EPERM) << 16;
+	bad |= !err_is(syscall(SYS_unshare, 0x00010400), EPERM) << 17;
 	return bad;
 }
 
@@ -182,7 +188,8 @@ int main(void)
 	st = under_filter("policy = deny-list\n", always);
 	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
 	       "an empty deny-list still denies ptrace, dumpable, namespaces, clone3, io_uring, "
-	       "personality other than PER_LINUX and the query, TIOCSTI (upper bits set), mount");
+	       "personality other than PER_LINUX and the query, TIOCSTI (upper bits set), mount, "
+	       "unshare but unshare(CLONE_THREAD)");
 	if (!WIFEXITED(st) || WEXITSTATUS(st))
 		printf("# status 0x%x\n", st);
 	st = under_filter("policy = deny-list\naction = log\ndeny = @debug, @process\n"
