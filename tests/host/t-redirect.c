@@ -284,6 +284,16 @@ static void check_bpf(void)
 	filter_bpf_free(&bpf);
 }
 
+/* A child of run_armed passed: exit status 0 (its failed checks are on stdout). */
+static void child_ok(int status, const char *what)
+{
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0, what);
+	if (WIFEXITED(status) && WEXITSTATUS(status))
+		printf("# failed checks: mask 0x%x\n", WEXITSTATUS(status));
+	if (!WIFEXITED(status))
+		printf("# child killed by signal %d\n", WTERMSIG(status));
+}
+
 int main(int argc, char **argv)
 {
 	int status, armed = 0;
@@ -301,29 +311,16 @@ int main(int argc, char **argv)
 	check_bpf();
 	status = run_armed(checks, &armed);
 	tap_ok(armed, "a transparent grant arms the runtime");
-	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	       "under the filters: opens, stat, access, fstat, signal calls, a denial, getcwd "
-	       "behave; a tree path is opened through the grant");
-	if (!WIFEXITED(status))
-		printf("# child killed by signal %d\n", WTERMSIG(status));
-	status = run_armed(exec_checks, &armed);
-	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	       "execve under transparent grants: EACCES and ENOENT returned to the caller, then "
-	       "the program replaced in place: AT_SECURE, close-on-exec fd closed, plain fd "
-	       "kept, grant closed, runtime still redirecting, handlers reset, mask kept, the "
-	       "3 other threads ended");
-	if (WIFEXITED(status) && WEXITSTATUS(status))
-		printf("# failed checks: mask 0x%x\n", WEXITSTATUS(status));
-	if (!WIFEXITED(status))
-		printf("# child killed by signal %d\n", WTERMSIG(status));
-	status = run_armed(exec_checks_thread, &armed);
-	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	       "execve from a thread that is not the main one: the main thread takes it over, "
-	       "the new program runs alone in it");
-	if (WIFEXITED(status) && WEXITSTATUS(status))
-		printf("# failed checks: mask 0x%x\n", WEXITSTATUS(status));
-	if (!WIFEXITED(status))
-		printf("# child killed by signal %d\n", WTERMSIG(status));
+	child_ok(status, "under the filters: opens, stat, access, fstat, signal calls, a denial, "
+		 "getcwd behave; a tree path is opened through the grant");
+	child_ok(run_armed(exec_checks, &armed),
+		 "execve under transparent grants: EACCES and ENOENT returned to the caller, then "
+		 "the program replaced in place: AT_SECURE, close-on-exec fd closed, plain fd "
+		 "kept, grant closed, runtime still redirecting, handlers reset, mask kept, the "
+		 "3 other threads ended");
+	child_ok(run_armed(exec_checks_thread, &armed),
+		 "execve from a thread that is not the main one: the main thread takes it over, "
+		 "the new program runs alone in it");
 	unlink(TREE "/file");
 	unlink(TREE "/../credbox-t-redirect-outside");
 	rmdir(TREE);
