@@ -30,7 +30,8 @@ $(HT)/preopen-bench: tests/host/preopen-bench.c tests/vm/bench.h $(B)/libcredbox
 bench-preopen: $(HT)/preopen-bench
 	$(HT)/preopen-bench 10000
 
-# What the redirect runtime's filter costs calls it does not trap (make bench-redirect).
+# What the redirect runtime's filter costs calls it does not trap, and what an execve done in
+# place costs against the kernel's (make bench-redirect).
 $(HT)/redirect-bench: tests/host/redirect-bench.c tests/vm/bench.h $(B)/libcredbox.a | $(HT)
 	$(CC) $(filter-out -O2,$(CFLAGS)) -O2 -Itests/host -o $@ $< $(B)/libcredbox.a $(LDLIBS)
 .PHONY: bench-redirect
