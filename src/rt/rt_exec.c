@@ -333,6 +333,17 @@ static long exec_path(const char *path, int dirfd, int flags, struct target *t,
 	return 0;
 }
 
+/* execveat's AT_SYMLINK_NOFOLLOW: ELOOP for a symbolic link. */
+static long not_a_link(const char *path)
+{
+	struct stat st;
+
+	if (SC4(__NR_newfstatat, AT_FDCWD_, path, &st, AT_SYMLINK_NOFOLLOW_) == 0 &&
+	    (st.st_mode & 0170000) == 0120000)
+		return -ELOOP;
+	return 0;
+}
+
 /* "execve("PATH"), refused: WHY" on stderr; EPERM, as a profile's denial. */
 static long refuse(long nr, const char *path, const char *why)
 {
@@ -663,6 +674,8 @@ long rt_exec(long nr, const long *a, struct rt_ucontext *uc)
 			      "child): under transparent grants exec in place needs its own; "
 			      "use fork");
 	e = exec_path(arg_path, dirfd, flags, &t, &path);
+	if (!e && (flags & AT_SYMLINK_NOFOLLOW_))
+		e = not_a_link(path);
 	if (!e)
 		e = vector_ok(argv);
 	if (!e)
