@@ -235,7 +235,8 @@ static int map_segment(int fd, const Elf64_Phdr *p, uintptr_t bias)
 
 	if (p->p_filesz) {
 		long m = loader_sys_mmap(pstart, page_up(file_end) - pstart, prot,
-					 MAP_PRIVATE | MAP_FIXED, fd, p->p_offset - (start - pstart));
+					 MAP_PRIVATE | MAP_FIXED, fd,
+					 p->p_offset - (start - pstart));
 
 		if (m < 0)
 			return (int)m;
@@ -261,9 +262,9 @@ static int map_segment(int fd, const Elf64_Phdr *p, uintptr_t bias)
  * address leaked from a library does not give away the program's ("offset2lib"); mapped next
  * to each other, as mmap would put them, they were a constant distance apart on every run.
  * No randomisation under personality(ADDR_NO_RANDOMIZE) (setarch -R, debuggers) or with
- * kernel.randomize_va_space = 0, as the kernel (loader_sys_randomize). credbox itself sits in the same region: a
- * collision (MAP_FIXED_NOREPLACE) draws again; after a few, or without randomisation, the
- * mmap region does (returns 0).
+ * kernel.randomize_va_space = 0, as the kernel (loader_sys_randomize). credbox itself sits
+ * in the same region: a collision (MAP_FIXED_NOREPLACE) draws again; after a few, or
+ * without randomisation, the mmap region does (returns 0).
  */
 static uintptr_t reserve_at_dyn_base(uintptr_t span, uintptr_t align)
 {
@@ -282,8 +283,8 @@ static uintptr_t reserve_at_dyn_base(uintptr_t span, uintptr_t align)
 			return 0;
 		}
 		b = (LOADER_ET_DYN_BASE + rnd) & ~(align - 1);
-		m = loader_sys_mmap(b, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
-				    MAP_FIXED_NOREPLACE, -1, 0);
+		m = loader_sys_mmap(b, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
+				    MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
 		if (m == (long)b)
 			return b;
 		if (m >= 0)		/* kernel older than 4.17: a hint, not taken */

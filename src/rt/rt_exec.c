@@ -453,7 +453,8 @@ static void rseq_unregister(void)
 	uintptr_t fs = 0, off;
 	long e;
 
-	if (!(rt_conf.exec_may & RT_EXEC_RSEQ) || SC2(__NR_arch_prctl, ARCH_GET_FS_, &fs) < 0 || !fs)
+	if (!(rt_conf.exec_may & RT_EXEC_RSEQ) || SC2(__NR_arch_prctl, ARCH_GET_FS_, &fs) < 0 ||
+	    !fs)
 		return;
 	for (off = 0; off < 0x5000; off += 32) {
 		uintptr_t p = off < 0x1000 ? fs + off : fs - (off - 0x1000) - 32;
@@ -526,7 +527,8 @@ static void kill_threads(void)
 	__atomic_store_n(&S.killer, (int32_t)SC0(__NR_gettid), __ATOMIC_RELEASE);
 	for (round = 0; SC1(__NR_unshare, CLONE_THREAD_) != 0; round++) {
 		if (!wait_round(round)) {
-			say("execve: a thread of the program would not end; the process ends", NULL);
+			say("execve: a thread of the program would not end; the process ends",
+			    NULL);
 			SC1(__NR_exit_group, 126);
 		}
 		SC2(__NR_kill, pid, SIGSYS_);
@@ -693,8 +695,8 @@ long rt_exec(long nr, const long *a, struct rt_ucontext *uc)
 		if (e)
 			unprepare();
 		if (e)
-			refuse(nr, arg_path, "the main thread did not take it over (has it exited?): "
-			       "under transparent grants it makes the exec");
+			refuse(nr, arg_path, "the main thread did not take it over (has it "
+			       "exited?): under transparent grants it makes the exec");
 	}
 	if (e) {
 		give_back();

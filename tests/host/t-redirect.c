@@ -173,6 +173,18 @@ static int exec_checks(void)
 	bad |= (errno != EACCES) << 0;
 	execv(TREE "/nothing", argv);
 	bad |= (errno != ENOENT) << 1;
+	/* A vfork child shares the memory: refused with EPERM, the parent unharmed. */
+	{
+		int status = -1;
+		pid_t pid = vfork();
+
+		if (pid == 0) {
+			execv(self, argv);
+			_exit(errno == EPERM ? 42 : 1);
+		}
+		waitpid(pid, &status, 0);
+		bad |= !(WIFEXITED(status) && WEXITSTATUS(status) == 42) << 5;
+	}
 	if (fd < 0 || dup3(fd, 11, O_CLOEXEC) < 0 || dup2(fd, 12) < 0)
 		return 1 << 2;
 	sigaction(SIGUSR1, &sa, NULL);
@@ -314,7 +326,8 @@ int main(int argc, char **argv)
 	child_ok(status, "under the filters: opens, stat, access, fstat, signal calls, a denial, "
 		 "getcwd behave; a tree path is opened through the grant");
 	child_ok(run_armed(exec_checks, &armed),
-		 "execve under transparent grants: EACCES and ENOENT returned to the caller, then "
+		 "execve under transparent grants: EACCES and ENOENT returned to the caller, EPERM "
+		 "in a vfork child, then "
 		 "the program replaced in place: AT_SECURE, close-on-exec fd closed, plain fd "
 		 "kept, grant closed, runtime still redirecting, handlers reset, mask kept, the "
 		 "3 other threads ended");

@@ -424,6 +424,19 @@ static void exec_caller(const char *target, int threads)
 	execv(DATA "/missing", args);
 	e = errno;
 	check(e == ENOENT, "execve of a missing file: ENOENT (%s)", strerror(e));
+	{
+		int status = -1;
+		pid_t pid = vfork();
+
+		if (pid == 0) {
+			execv(target, args);
+			_exit(errno == EPERM ? 42 : 1);
+		}
+		waitpid(pid, &status, 0);
+		check(WIFEXITED(status) && WEXITSTATUS(status) == 42,
+		      "execve in a vfork child: EPERM (its memory is its parent's), the parent "
+		      "goes on");
+	}
 	check(null >= 0 && dup3(null, 20, O_CLOEXEC) == 20 && dup2(null, 21) == 21,
 	      "fd 20 close-on-exec, fd 21 not");
 	for (i = 0; i < threads; i++)
