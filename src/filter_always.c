@@ -75,10 +75,11 @@ static const struct always_rule always_rules[] = {
 	ALL("userfaultfd", "stalling the kernel at will (race amplifier)"),
 	ALL("perf_event_open", "observing other processes, kernel attack surface"),
 	/*
-	 * unshare(CLONE_THREAD) alone unshares nothing: the kernel only says whether the caller
-	 * is its process's only thread (EINVAL if not). The runtime's execve in place asks it.
+	 * unshare(CLONE_VM) alone unshares nothing (the kernel pretends when there is nothing to
+	 * unshare): it only says whether the caller is alone in its memory, no other thread and
+	 * no vfork child or parent (EINVAL if not). The runtime's execve in place asks it.
 	 */
-	{ "unshare", 0, ~0ULL, CLONE_THREAD, EPERM, "flags != CLONE_THREAD",
+	{ "unshare", 0, ~0ULL, CLONE_VM, EPERM, "flags != CLONE_VM",
 	  "new namespaces (and unsharing the fd table)", TEST_NE },
 	ALL("setns", "entering other namespaces"),
 	CLONE_NS(CLONE_NEWNS), CLONE_NS(CLONE_NEWCGROUP), CLONE_NS(CLONE_NEWUTS),

@@ -87,10 +87,11 @@ static const struct {
  * exec_may only when they are allowed.
  */
 static const char *const exec_calls[] = {
-	"execveat", "openat", "fstat", "newfstatat", "pread64", "close", "mmap", "munmap",
-	"getrandom", "getrlimit", "getuid", "geteuid", "getgid", "getegid", "getpid", "gettid",
-	"futex", "fcntl", "rt_sigaction", "rt_sigprocmask", "sigaltstack", "arch_prctl", "prctl",
-	"unshare", "kill", "tgkill", "sched_yield", "exit", "exit_group",
+	"execveat", "openat", "fstat", "newfstatat", "pread64", "close", "close_range",
+	"mmap", "munmap", "getrandom", "getrlimit", "getuid", "geteuid", "getgid", "getegid",
+	"getpid", "gettid", "futex", "fcntl", "rt_sigaction", "rt_sigprocmask", "sigaltstack",
+	"arch_prctl", "prctl", "unshare", "kill", "tgkill", "sched_yield", "madvise", "exit",
+	"exit_group",
 };
 
 static const struct {

@@ -995,6 +995,7 @@ HIDDEN void rt_sigsys(int sig, struct rt_siginfo *si, struct rt_ucontext *uc)
 		pass_on(sig, si, uc);
 		return;
 	}
+	rt_exec_claim();
 	kind = nr >= 0 && nr < RT_NR_MAX ? rt_conf.kind[nr] : RT_KIND_DENY;
 	switch (kind) {
 	case RT_KIND_NONE:

@@ -107,6 +107,8 @@ HIDDEN void say(const char *what, const char *extra);
 HIDDEN long rt_exec(long nr, const long *a, struct rt_ucontext *uc);
 /* At rt_arm: what rt_exec needs set up before the program runs. */
 HIDDEN void rt_exec_arm(void);
+/* At every trap: a forked child claims its memory, for its execs, while it is alone in it. */
+HIDDEN void rt_exec_claim(void);
 /* A SIGSYS that is no trap: the exec's own (ends or takes over this thread), or returns. */
 HIDDEN void rt_exec_signal(const struct rt_siginfo *si);
 

@@ -23,10 +23,12 @@
  *   - the images and the new stack mapped beside the old program; AT_SECURE set, as
  *     credbox's loader sets it (the dynamic loader ignores LD_PRELOAD and friends).
  * The point of no return, then:
- *   - every signal blocked while the process changes under the program;
- *   - the grants closed as the kernel closes them: every file opened with O_CRED_ALLOW,
- *     dups included, and every close-on-exec fd; from here on the tree paths get the
- *     program's own rights (grant_of finds no tree);
+ *   - every signal blocked while the process changes under the program; the other threads
+ *     ended (de_thread);
+ *   - the grants closed as the kernel closes them: the fd table made this process's own
+ *     (unshare_files), then every confined file (O_CRED_ALLOW, borrowed directories), dups
+ *     included, and every close-on-exec fd; from here on the tree paths get the program's
+ *     own rights (grant_of finds no tree);
  *   - signal handlers reset (ignored signals stay ignored; the runtime's SIGSYS handler
  *     stays, the program's own SIGSYS action is reset the same way), the alternate stack
  *     off, the mask kept; the rseq area of the old libc unregistered (the kernel would write
@@ -63,7 +65,8 @@
 #define SIGSYS_			31
 #define SI_USER_		0
 #define SI_TKILL_		(-6)
-#define CLONE_THREAD_		0x00010000
+#define CLONE_VM_		0x00000100
+#define CLOSE_RANGE_UNSHARE_	2
 #define SIG_DFL_		((void *)0)
 #define SIG_IGN_		((void *)1)
 #define SIGBIT(s)		(1ULL << ((s) - 1))
@@ -231,27 +234,47 @@ void loader_sys_ids(uintptr_t ids[4])
 
 /*
  * The owner page: MADV_WIPEONFORK, holding the pid of the process whose memory this is. A
- * forked child finds it zero and takes it; a vfork child (or any CLONE_VM sibling) finds its
- * parent's pid, and knows the memory is not its own to replace.
+ * vfork child (or any CLONE_VM sibling) finds its parent's pid, and knows the memory is not
+ * its own to replace. A forked child finds it zero: it claims the page at its first trap or
+ * exec, but only while it is alone in its memory (unshare(CLONE_VM), which unshares nothing,
+ * says so), since a vfork child of a forked child that has not trapped yet finds zero too.
  */
 HIDDEN void rt_exec_arm(void)
 {
+	if (rt_conf.exec_refused[0])
+		return;
 	if (SC3(__NR_madvise, &rt_owner, sizeof(rt_owner), MADV_WIPEONFORK_) == 0)
 		rt_owner.pid = (int32_t)SC0(__NR_getpid);
 	else
-		rt_owner.pid = -1;	/* no way to tell: trust it (kernels before 4.14) */
+		rt_owner.pid = -1;	/* no page to tell: an exec needs the process alone */
+}
+
+static int claim(void)
+{
+	int32_t pid = (int32_t)SC0(__NR_getpid), owner = 0;
+
+	if (SC1(__NR_unshare, CLONE_VM_) != 0)
+		return 0;
+	return __atomic_compare_exchange_n(&rt_owner.pid, &owner, pid, 0, __ATOMIC_ACQ_REL,
+					   __ATOMIC_ACQUIRE) || owner == pid;
+}
+
+/* At every trap: a forked child claims its memory as soon as it can (before its threads). */
+void rt_exec_claim(void)
+{
+	if (!rt_conf.exec_refused[0] && !__atomic_load_n(&rt_owner.pid, __ATOMIC_RELAXED))
+		claim();
 }
 
 static int own_memory(void)
 {
-	int32_t pid = (int32_t)SC0(__NR_getpid), owner = 0;
+	int32_t owner = __atomic_load_n(&rt_owner.pid, __ATOMIC_ACQUIRE);
 
-	if (rt_owner.pid == -1)
-		return 1;
-	if (__atomic_compare_exchange_n(&rt_owner.pid, &owner, pid, 0, __ATOMIC_ACQ_REL,
-					__ATOMIC_ACQUIRE))
-		return 1;	/* a forked child's first exec */
-	return owner == pid;
+	if (owner == -1)
+		return SC1(__NR_unshare, CLONE_VM_) == 0;
+	if (!owner)
+		return claim();
+	return owner == (int32_t)SC0(__NR_getpid);
 }
 
 /* Whether the page holding p can be read: FUTEX_WAIT reads it (EFAULT) and returns at once. */
@@ -377,8 +400,12 @@ static void close_fd_on_exec(int fd)
 }
 
 /*
- * execve's do_close_on_exec, which in this kernel closes every O_CRED_ALLOW file too: the
- * open fds below RLIMIT_NOFILE, found POLL_CHUNK at a time by poll (POLLNVAL: not open), or
+ * execve's unshare_files and do_close_on_exec, which in this kernel closes every confined file
+ * too (O_CRED_ALLOW and borrowed directories, which F_GETFD shows close-on-exec). First the fd
+ * table is made this process's own, as execve makes it (a clone(CLONE_FILES) sibling keeps the
+ * shared one, and could put a grant into it), and every fd at or above the RLIMIT_NOFILE soft
+ * limit closed: only a program that lowered the limit has one, and it may be a dup of a grant.
+ * Then the open fds below the limit, found POLL_CHUNK at a time by poll (POLLNVAL: not open), or
  * one by one if the profile denies poll.
  */
 static void close_on_exec(void)
@@ -390,6 +417,11 @@ static void close_on_exec(void)
 	limit = SC2(__NR_getrlimit, RLIMIT_NOFILE_, rl) == 0 ? rl[0] : 1024;
 	if (limit > (1U << 30))
 		limit = 1U << 30;
+	if (SC3(__NR_close_range, limit, ~0U, CLOSE_RANGE_UNSHARE_) != 0) {
+		say("execve: the fd table could not be made the process's own; the process ends",
+		    NULL);
+		SC1(__NR_exit_group, 126);
+	}
 	for (base = 0; base < limit; base += POLL_CHUNK) {
 		n = limit - base < POLL_CHUNK ? (int)(limit - base) : POLL_CHUNK;
 		for (i = 0; i < n; i++) {
@@ -513,10 +545,11 @@ static int wait_round(unsigned int round)
  * execve's de_thread, from the main thread with every signal blocked: SIGSYS to the process
  * until no other thread is left. A thread that gets it while an exec is under way ends itself
  * (rt_exec_signal); SIGSYS is never blocked in the program's threads (the runtime keeps it out
- * of every mask), so each one is reached. unshare(CLONE_THREAD), which the always-denied
- * filter lets through alone because it unshares nothing, says when the main thread is the
- * only one. A thread that will not end (SIGSYS held off by a sigsuspend mask) ends the
- * process: there is no going back now.
+ * of every mask), so each one is reached. unshare(CLONE_VM), which the always-denied
+ * filter lets through alone because it unshares nothing, says when the main thread is alone in
+ * its memory. A thread that will not end (SIGSYS held off by a sigsuspend mask), or a process
+ * sharing the memory (clone(CLONE_VM) without CLONE_THREAD, which no signal here reaches),
+ * ends the process: there is no going back now.
  */
 static void kill_threads(void)
 {
@@ -525,10 +558,10 @@ static void kill_threads(void)
 	unsigned int round;
 
 	__atomic_store_n(&S.killer, (int32_t)SC0(__NR_gettid), __ATOMIC_RELEASE);
-	for (round = 0; SC1(__NR_unshare, CLONE_THREAD_) != 0; round++) {
+	for (round = 0; SC1(__NR_unshare, CLONE_VM_) != 0; round++) {
 		if (!wait_round(round)) {
-			say("execve: a thread of the program would not end; the process ends",
-			    NULL);
+			say("execve: a thread of the program, or a process sharing its memory, "
+			    "would not end; the process ends", NULL);
 			SC1(__NR_exit_group, 126);
 		}
 		SC2(__NR_kill, pid, SIGSYS_);

@@ -92,12 +92,13 @@ static int always(void)
 	bad |= !err_is(syscall(SYS_ioctl, 0, 0x5412 /* TIOCSTI */ | (1UL << 32), "x"), EPERM) << 8;
 	bad |= !err_is(syscall(SYS_mount, "none", "/", "tmpfs", 0, NULL), EPERM) << 9;
 	bad |= (getpid() <= 0) << 10;
-	/* unshare(CLONE_THREAD) alone passes (a single thread: nothing to unshare, 0); any
-	 * other flag, or junk in the upper half, does not. */
-	bad |= (syscall(SYS_unshare, 0x00010000 /* CLONE_THREAD */) != 0) << 14;
+	/* unshare(CLONE_VM) alone passes (alone in its memory: nothing to unshare, 0); any
+	 * other flag, CLONE_THREAD included, or junk in the upper half, does not. */
+	bad |= (syscall(SYS_unshare, 0x00000100 /* CLONE_VM */) != 0) << 14;
 	bad |= !err_is(syscall(SYS_unshare, 0x00000400 /* CLONE_FILES */), EPERM) << 15;
-	bad |= !err_is(syscall(SYS_unshare, 0x00010000 | (1UL << 32)), EPERM) << 16;
-	bad |= !err_is(syscall(SYS_unshare, 0x00010400), EPERM) << 17;
+	bad |= !err_is(syscall(SYS_unshare, 0x00000100 | (1UL << 32)), EPERM) << 16;
+	bad |= !err_is(syscall(SYS_unshare, 0x00000500), EPERM) << 17;
+	bad |= !err_is(syscall(SYS_unshare, 0x00010000 /* CLONE_THREAD */), EPERM) << 18;
 	return bad;
 }
 
@@ -189,7 +190,7 @@ int main(void)
 	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
 	       "an empty deny-list still denies ptrace, dumpable, namespaces, clone3, io_uring, "
 	       "personality other than PER_LINUX and the query, TIOCSTI (upper bits set), mount, "
-	       "unshare but unshare(CLONE_THREAD)");
+	       "unshare but unshare(CLONE_VM)");
 	if (!WIFEXITED(st) || WEXITSTATUS(st))
 		printf("# status 0x%x\n", st);
 	st = under_filter("policy = deny-list\naction = log\ndeny = @debug, @process\n"

@@ -32,13 +32,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -368,12 +371,19 @@ static void forked(void)
 	chdir("/");
 }
 
-/* The fd of the grant: the O_CRED_ALLOW directory credbox left open, or -1. */
+/*
+ * The fd of the grant: an O_CRED_ALLOW directory, or -1. Up to HIGH_FD_MAX, beyond the soft
+ * RLIMIT_NOFILE: a program that lowered it after a dup keeps the fds above.
+ */
+#define HIGH_FD		2000
+#define HIGH_FD_MAX	4096
+#define SIBLING_FD_LOW	30
+#define SIBLING_FD	900
 static int grant_fd(void)
 {
 	int fd, fl;
 
-	for (fd = 3; fd < 256; fd++) {
+	for (fd = 3; fd < HIGH_FD_MAX; fd++) {
 		fl = fcntl(fd, F_GETFL);
 		if (fl >= 0 && (fl & O_CRED_ALLOW))
 			return fd;
@@ -408,6 +418,7 @@ static void exec_caller(const char *target, int threads)
 {
 	char fdarg[16], *args[] = { "tp-probe", "exec-child", fdarg, NULL };
 	int g = grant_fd(), null = open("/dev/null", O_RDONLY), i, e;
+	pid_t sib;
 	pthread_t t;
 
 	check(g >= 0, "the grant is an O_CRED_ALLOW fd (%d)", g);
@@ -439,6 +450,63 @@ static void exec_caller(const char *target, int threads)
 	}
 	check(null >= 0 && dup3(null, 20, O_CLOEXEC) == 20 && dup2(null, 21) == 21,
 	      "fd 20 close-on-exec, fd 21 not");
+	/* A vfork child of a forked child: its memory is still its grandparent's copy. */
+	{
+		int status = -1;
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			pid_t v = vfork();
+
+			if (v == 0) {
+				execv(target, args);
+				_exit(errno == EPERM ? 42 : 1);
+			}
+			waitpid(v, &status, 0);
+			_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 2);
+		}
+		waitpid(pid, &status, 0);
+		check(WIFEXITED(status) && WEXITSTATUS(status) == 42,
+		      "execve in a vfork child of a forked child: EPERM (status 0x%x)", status);
+	}
+	/* A dup of the grant above the soft RLIMIT_NOFILE, lowered after the dup. */
+	{
+		struct rlimit rl, low;
+
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_max > HIGH_FD &&
+		    rl.rlim_cur <= HIGH_FD) {
+			low = rl;
+			rl.rlim_cur = rl.rlim_max;
+			check(setrlimit(RLIMIT_NOFILE, &rl) == 0 && dup2(g, HIGH_FD) == HIGH_FD &&
+			      setrlimit(RLIMIT_NOFILE, &low) == 0,
+			      "a dup of the grant at fd %d, above the soft limit %lu", HIGH_FD,
+			      (unsigned long)low.rlim_cur);
+		} else {
+			printf("# no dup above the soft limit: RLIMIT_NOFILE %lu/%lu\n",
+			       (unsigned long)rl.rlim_cur, (unsigned long)rl.rlim_max);
+		}
+	}
+	/*
+	 * A process sharing the fd table (clone(CLONE_FILES)) that keeps two dups of the grant
+	 * in it for two seconds, each put back from the other when it is closed: a scan of a
+	 * shared table closing them one at a time leaves one behind. The exec makes the table
+	 * the new program's own first, as execve does.
+	 */
+	check(dup2(g, SIBLING_FD_LOW) == SIBLING_FD_LOW && dup2(g, SIBLING_FD) == SIBLING_FD,
+	      "dups of the grant at fds %d and %d", SIBLING_FD_LOW, SIBLING_FD);
+	sib = syscall(SYS_clone, CLONE_FILES | SIGCHLD, 0, NULL, NULL, 0);
+	if (sib == 0) {
+		struct timespec t0, now;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do {
+			dup2(SIBLING_FD, SIBLING_FD_LOW);
+			dup2(SIBLING_FD_LOW, SIBLING_FD);
+			clock_gettime(CLOCK_MONOTONIC, &now);
+		} while (now.tv_sec - t0.tv_sec < 2);
+		_exit(0);
+	}
+	check(sib > 0, "a process sharing the fd table, keeping them");
 	for (i = 0; i < threads; i++)
 		pthread_create(&t, NULL, spin, NULL);
 	if (threads)
@@ -462,7 +530,9 @@ static void exec_child(int g)
 	e = errno;
 	check(r < 0 && e == EBADF, "after execve the grant's fd %d is closed: openat2 with "
 	      "OA2_CRED_INHERIT fails (%s)", g, strerror(e));
-	check(grant_fd() < 0, "no O_CRED_ALLOW fd is left");
+	usleep(100000);		/* the fd-table sibling's dups, had it kept the table */
+	e = grant_fd();
+	check(e < 0, "no O_CRED_ALLOW fd is left below %d (%d)", HIGH_FD_MAX, e);
 	errno = 0;
 	r = open(T "/README", O_RDONLY);
 	e = errno;
