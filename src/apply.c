@@ -435,6 +435,59 @@ static void write_summary(const char *s)
 	}
 }
 
+/*
+ * Step 1 with the program's image (9 KiB) on the heap: credbox must run on a small stack
+ * (ulimit -s) too. *imgp is set only on success.
+ */
+static int open_program(const struct plan *plan, struct loader_image **imgp,
+			struct failure *err)
+{
+	struct loader_image *img = calloc(1, sizeof(*img));
+	int e;
+
+	if (!img)
+		return fail(err, EXIT_CREDBOX, NO_LINE, NULL, -ENOMEM, "out of memory");
+	e = load_program(plan, img, err);
+	if (e) {
+		free(img);
+		return e;
+	}
+	*imgp = img;
+	return 0;
+}
+
+/* Step 3: privileges dropped for good, then, as the sandboxed user, its cwd and umask. */
+static int drop_privileges(const struct plan *plan, struct failure *err)
+{
+	int e = privdrop_apply(&plan->run, err);
+
+	if (e) {
+		failure_prefix(err, "dropping privileges to %s: ", plan->run.name);
+		return failure_at(err, EXIT_CREDBOX, plan->pol->identity.user.line);
+	}
+	return enter_cwd(plan, err);
+}
+
+/*
+ * The redirect runtime's SIGSYS handler, before seccomp (whose traps need it) and after the
+ * loader reset the launcher's handlers; the loader keeps the runtime mapped.
+ */
+static int arm_runtime(struct loader_image *img, const struct redirect *rd,
+		       struct failure *err)
+{
+	int e;
+
+	if (!rd->armed)
+		return 0;
+	e = loader_keep(img, rd->base, rd->size);
+	if (!e) {
+		loader_reset_signals(img);
+		e = redirect_arm(rd);
+	}
+	return e ? fail(err, EXIT_CREDBOX, NO_LINE, NULL, e, "arming the redirect runtime: %s",
+			strerror(-e)) : 0;
+}
+
 int apply(const struct plan *plan, const char *summary, struct failure *err)
 {
 	int dir_fds[PROFILE_MAX_DIRS];
@@ -447,18 +500,10 @@ int apply(const struct plan *plan, const char *summary, struct failure *err)
 	if (e)
 		return e;
 
-	/*
-	 * 1. The program, as execve would open it for the sandboxed identity; nothing changed.
-	 * Its image (9 KiB) on the heap: credbox must run on a small stack (ulimit -s).
-	 */
-	img = calloc(1, sizeof(*img));
-	if (!img)
-		return fail(err, EXIT_CREDBOX, NO_LINE, NULL, -ENOMEM, "out of memory");
-	e = load_program(plan, img, err);
-	if (e) {
-		free(img);
+	/* 1. The program, as execve would open it for the sandboxed identity; nothing changed. */
+	e = open_program(plan, &img, err);
+	if (e)
 		return e;
-	}
 
 	/* 2. Directories opened as their owners (no one can redirect the path or hand us more) */
 	e = open_dirs(plan, dir_fds, err);
@@ -472,12 +517,7 @@ int apply(const struct plan *plan, const char *summary, struct failure *err)
 			    strerror(-e));
 
 	/* 3. Drop privilege for good: a compromised program gets no root, no capability back. */
-	e = privdrop_apply(&plan->run, err);
-	if (e) {
-		failure_prefix(err, "dropping privileges to %s: ", plan->run.name);
-		return failure_at(err, EXIT_CREDBOX, plan->pol->identity.user.line);
-	}
-	e = enter_cwd(plan, err);
+	e = drop_privileges(plan, err);
 	if (e)
 		return e;
 
@@ -492,23 +532,10 @@ int apply(const struct plan *plan, const char *summary, struct failure *err)
 	 * credbox's arguments or heap where execve would have given it its own.
 	 */
 	e = loader_build_stack(img, plan->argv, plan->envp, err);
+	if (!e)
+		e = arm_runtime(img, &rd, err);
 	if (e)
 		return e;
-
-	/*
-	 * The redirect runtime's SIGSYS handler, before seccomp (whose traps need it) and after
-	 * the loader reset the launcher's handlers; the loader keeps the runtime mapped.
-	 */
-	if (rd.armed) {
-		e = loader_keep(img, rd.base, rd.size);
-		if (!e) {
-			loader_reset_signals(img);
-			e = redirect_arm(&rd);
-		}
-		if (e)
-			return fail(err, EXIT_CREDBOX, NO_LINE, NULL, e,
-				    "arming the redirect runtime: %s", strerror(-e));
-	}
 
 	write_summary(summary);
 
@@ -549,15 +576,11 @@ int apply_check(const struct plan *plan, struct failure *err, unsigned int *skip
 				     err) : 0;
 	}
 	if (plan->argv) {
-		img = calloc(1, sizeof(*img));
-		if (!img)
-			return fail(err, EXIT_CREDBOX, NO_LINE, NULL, -ENOMEM, "out of memory");
-		e = load_program(plan, img, err);
-		if (!e)
-			loader_release(img);
-		free(img);
+		e = open_program(plan, &img, err);
 		if (e)
 			return e;
+		loader_release(img);
+		free(img);
 	}
 	e = open_dirs(plan, dir_fds, err);
 	for (i = 0; !e && i < plan->ndirs; i++)

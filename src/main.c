@@ -446,6 +446,44 @@ static int open_std_fds(void)
 	return 0;
 }
 
+/*
+ * What needs no profile (--help, --version ...), and the command lines refused before one is
+ * read. The exit status, or -1 to go on.
+ */
+static int before_profile(const struct options *opt)
+{
+	switch (opt->mode) {
+	case MODE_HELP:
+		usage(stdout);
+		return 0;
+	case MODE_VERSION:
+		printf("credbox %s\n", CREDBOX_VERSION);
+		return 0;
+	case MODE_GROUPS:
+		list_groups();
+		return 0;
+	case MODE_DUMP_KEYS:
+		dump_keys();
+		return 0;
+	}
+	if (!opt->profile) {
+		fputs("credbox: no profile (--profile FILE)\nhint: credbox --help\n", stderr);
+		return EXIT_CREDBOX;
+	}
+	/* Before anything else: every step of a run needs root, and --check does not. */
+	if (opt->mode == MODE_RUN && geteuid() != 0) {
+		fprintf(stderr, "credbox: must be started as root (it opens each grant as its "
+			"owner, then drops to the profile's user)\nhint: credbox --profile %s "
+			"--check checks a profile without root\n", opt->profile);
+		return EXIT_CREDBOX;
+	}
+	if (opt->mode == MODE_PRINT_FILTER && opt->ncmd) {
+		fputs("credbox: --print-filter takes no program\n", stderr);
+		return EXIT_CREDBOX;
+	}
+	return -1;
+}
+
 /* A run's large structures: on the heap, since credbox must run on a small stack too. */
 struct run {
 	struct policy pol;
@@ -473,35 +511,9 @@ int main(int argc, char **argv)
 		fputs("hint: credbox --help\n", stderr);
 		return EXIT_CREDBOX;
 	}
-	switch (opt.mode) {
-	case MODE_HELP:
-		usage(stdout);
-		return 0;
-	case MODE_VERSION:
-		printf("credbox %s\n", CREDBOX_VERSION);
-		return 0;
-	case MODE_GROUPS:
-		list_groups();
-		return 0;
-	case MODE_DUMP_KEYS:
-		dump_keys();
-		return 0;
-	}
-	if (!opt.profile) {
-		fputs("credbox: no profile (--profile FILE)\nhint: credbox --help\n", stderr);
-		return EXIT_CREDBOX;
-	}
-	/* Before anything else: every step of a run needs root, and --check does not. */
-	if (opt.mode == MODE_RUN && geteuid() != 0) {
-		fprintf(stderr, "credbox: must be started as root (it opens each grant as its "
-			"owner, then drops to the profile's user)\nhint: credbox --profile %s "
-			"--check checks a profile without root\n", opt.profile);
-		return EXIT_CREDBOX;
-	}
-	if (opt.mode == MODE_PRINT_FILTER && opt.ncmd) {
-		fputs("credbox: --print-filter takes no program\n", stderr);
-		return EXIT_CREDBOX;
-	}
+	status = before_profile(&opt);
+	if (status >= 0)
+		return status;
 	status = load_plan(&opt, r->path, sizeof(r->path), &r->pol, &r->plan, &d);
 	if (status)
 		return status;
