@@ -401,13 +401,12 @@ static int secure_mode_check(struct pctx *c, const struct profile_key *k, const 
 	    (plen >= 3 && !strncmp(name, "LD_", 3)))
 		return prefix ?
 			diag_err(c->d, c->line, "name the variables to keep, or use a longer prefix",
-				 "%s: \"%.*s\" would keep LD_ variables for the dynamic linker",
-				 k->name, (int)len, name) :
+				 "%s: \"%.*s\" would keep LD_ variables, which the dynamic linker "
+				 "ignores in secure mode", k->name, (int)len, name) :
 			diag_err(c->d, c->line,
-				 "the program runs in secure mode (AT_SECURE): the dynamic linker "
-				 "ignores LD_ variables",
-				 "%s: \"%.*s\" would reach the dynamic linker", k->name, (int)len,
-				 name);
+				 "the program runs in secure mode (AT_SECURE): remove it",
+				 "%s: \"%.*s\": the dynamic linker ignores LD_ variables in "
+				 "secure mode", k->name, (int)len, name);
 	for (i = 0; i < ARRAY_SIZE(secure_deleted); i++) {
 		const char *s = secure_deleted[i];
 

@@ -215,14 +215,16 @@ static void test_bad(void)
 	       "t.ini:11: fd must be a number from 3 to 1023, not \"2\"\n"
 	       "hint: 0, 1 and 2 stay the standard streams\n", "fd of a standard stream");
 	expect(BASE "[environment]\nset = LD_PRELOAD=/tmp/x.so\n",
-	       "t.ini:8: set: \"LD_PRELOAD\" would reach the dynamic linker\n"
-	       "hint: the program runs in secure mode (AT_SECURE): the dynamic linker ignores "
-	       "LD_ variables\n", "LD_ variables refused");
+	       "t.ini:8: set: \"LD_PRELOAD\": the dynamic linker ignores LD_ variables in secure "
+	       "mode\nhint: the program runs in secure mode (AT_SECURE): remove it\n",
+	       "LD_ variables refused, saying why");
 	expect(BASE "[environment]\nkeep = LD*\n",
-	       "t.ini:8: keep: \"LD*\" would keep LD_ variables for the dynamic linker\n"
+	       "t.ini:8: keep: \"LD*\" would keep LD_ variables, which the dynamic linker "
+	       "ignores in secure mode\n"
 	       HINT_GLOB, "a glob that would pass LD_ variables: refused");
 	expect(BASE "[environment]\nkeep = L*\n",
-	       "t.ini:8: keep: \"L*\" would keep LD_ variables for the dynamic linker\n"
+	       "t.ini:8: keep: \"L*\" would keep LD_ variables, which the dynamic linker "
+	       "ignores in secure mode\n"
 	       HINT_GLOB, "a shorter glob that would pass LD_ variables: refused");
 	expect(BASE "[environment]\nkeep = TERM, LD\n", "",
 	       "LD, which is not an LD_ variable: kept");
