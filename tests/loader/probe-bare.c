@@ -3,14 +3,17 @@
  * probe-bare: a program without libc (-nostdlib -static, no stack protector), which prints at
  * its very first instructions the per-thread state a libc would overwrite before main():
  *
- *   fsbase=0x... gsbase=0x... robust_list=0x... clear_child_tid=0x...
+ *   fsbase=0x... gsbase=0x... robust_list=0x... clear_child_tid=0x... fd2_rdev=0x...
  *
  * After execve(2) every one is 0: the kernel starts a new thread with zero FS and GS bases,
  * and execve forgets the robust futex list and the clear_child_tid address of the old image.
  * The loader must leave the same state behind, not its launcher's (loader.t compares both).
  * clear_child_tid is read with PR_GET_TID_ADDRESS (CONFIG_CHECKPOINT_RESTORE); "n/a" without.
+ * fd2_rdev is the device of what fd 2 is ("n/a": closed; 0x103: /dev/null), which no libc
+ * reopened (credbox-exec.t: credbox started with fd 2 closed gives the program /dev/null).
  */
 #include <asm/prctl.h>
+#include <asm/stat.h>
 #include <linux/prctl.h>
 #include <stddef.h>
 #include <sys/syscall.h>
@@ -54,7 +57,8 @@ static char *hex(char *p, const char *name, long ret, unsigned long v)
 __attribute__((used)) void probe_main(void)
 {
 	unsigned long fs = 1, gs = 1, tid = 1, head = 1, len = 0;
-	char buf[160], *p = buf;
+	char buf[192], *p = buf;
+	struct stat st;
 	long r;
 
 	r = sys(SYS_arch_prctl, ARCH_GET_FS, (long)&fs, 0);
@@ -65,6 +69,8 @@ __attribute__((used)) void probe_main(void)
 	p = hex(p, "robust_list=", r, head);
 	r = sys(SYS_prctl, PR_GET_TID_ADDRESS, (long)&tid, 0);
 	p = hex(p, "clear_child_tid=", r, tid);
+	r = sys(SYS_fstat, 2, (long)&st, 0);
+	p = hex(p, "fd2_rdev=", r, st.st_rdev);
 	p[-1] = '\n';
 	sys(SYS_write, 1, (long)buf, p - buf);
 	sys(SYS_exit_group, 0, 0, 0);
