@@ -696,6 +696,49 @@ static void stack_limits(uintptr_t *size, uintptr_t *arg_limit)
 	*size = page_up(cur < STACK_ROOM ? STACK_ROOM : cur > STACK_MAX ? STACK_MAX : cur);
 }
 
+/* What goes above sp, counted before the stack is mapped. */
+struct stack_strings {
+	char *pre[2 * LOADER_MAX_SCRIPTS + 2];	/* a script's interpreters: script_prefix() */
+	char *const *argv, *const *envp;
+	size_t npre, nargs, envc;
+	size_t bytes;				/* of the pre, argv and envp strings */
+};
+
+/* Write everything above sp into the mapped stack, top down, as the picture above draws it. */
+static void write_stack(struct loader_image *img, const struct stack_strings *s,
+			const unsigned char rnd[16])
+{
+	struct loader_stack *st = &img->stack;
+	const char *plat = LOADER_PLATFORM;	/* ELF_PLATFORM: the kernel's too */
+	size_t execfn_len = strlen(img->execfn) + 1, plat_len = strlen(plat) + 1;
+	size_t argc = s->npre + s->nargs, words;
+	uintptr_t top, strings, random, platform, execfn, *v, naux;
+	uintptr_t aux[2 * AUX_MAX];
+
+	top = st->base + st->size - sizeof(uintptr_t);		/* end marker, zero */
+	execfn = top - execfn_len;
+	memcpy((void *)execfn, img->execfn, execfn_len);
+	strings = execfn - s->bytes;
+	platform = strings - plat_len;
+	memcpy((void *)platform, plat, plat_len);
+	random = (platform - 16) & ~(uintptr_t)15;
+	memcpy((void *)random, rnd, 16);
+	naux = fill_auxv(aux, img, random, platform, execfn);
+	words = 1 + (argc + 1) + (s->envc + 1) + naux;
+	st->sp = (random - words * sizeof(uintptr_t)) & ~(uintptr_t)15;
+	v = (uintptr_t *)st->sp;
+	*v++ = argc;
+	st->arg_start = strings;
+	st->arg_end = copy_strings(copy_strings(strings, s->pre, s->npre, v), s->argv, s->nargs,
+				   v + s->npre);
+	v += argc + 1;
+	st->env_end = copy_strings(st->arg_end, s->envp, s->envc, v);
+	v += s->envc + 1;
+	memcpy(v, aux, naux * sizeof(uintptr_t));
+	st->auxv = (uintptr_t)v;
+	st->auxv_bytes = naux * sizeof(uintptr_t);
+}
+
 /*
  * Map the stack (MAP_GROWSDOWN like the kernel's, so glibc's mprotect(PROT_GROWSDOWN) for
  * an executable stack works) and write everything above sp into img->stack.
@@ -704,32 +747,30 @@ int loader_stack(struct loader_image *img, char *const argv[], char *const envp[
 		 struct failure *err)
 {
 	struct loader_stack *st = &img->stack;
-	const char *plat = LOADER_PLATFORM;	/* ELF_PLATFORM: the kernel's too */
-	size_t execfn_len = strlen(img->execfn) + 1, plat_len, words, argc, envc, bytes = 0;
-	size_t npre, nargs, ptrs;
-	uintptr_t top, strings, random, platform, execfn, *v, naux, limit, need;
-	uintptr_t aux[2 * AUX_MAX];
-	char *pre[2 * LOADER_MAX_SCRIPTS + 2];
+	size_t execfn_len = strlen(img->execfn) + 1, argc, ptrs;
+	struct stack_strings s = { .bytes = 0 };
+	uintptr_t limit, need;
 	unsigned char rnd[16];
 	uint32_t brk_rnd;
 	long m;
 
-	plat_len = strlen(plat) + 1;
-	npre = script_prefix(img, pre);
-	if (npre && argv && argv[0])
+	if (script_prefix(img, s.pre) && argv && argv[0])
 		argv++;			/* a script's argv[0] is replaced by its path */
-	npre = count_strings(pre, &bytes);
-	nargs = count_strings(argv, &bytes);
-	argc = npre + nargs;
-	envc = count_strings(envp, &bytes);
+	s.argv = argv;
+	s.envp = envp;
+	s.npre = count_strings(s.pre, &s.bytes);
+	s.nargs = count_strings(argv, &s.bytes);
+	s.envc = count_strings(envp, &s.bytes);
+	argc = s.npre + s.nargs;
 	/* execve's limit, the file name counted; argc 0 counts as 1 (execve adds ""). */
 	stack_limits(&st->size, &limit);
-	ptrs = ((argc ? argc : 1) + envc) * sizeof(void *);
-	if (ptrs >= limit || bytes + execfn_len > limit - ptrs)
+	ptrs = ((argc ? argc : 1) + s.envc) * sizeof(void *);
+	if (ptrs >= limit || s.bytes + execfn_len > limit - ptrs)
 		return loader_fail(err, -E2BIG, "%s: argument list too long", img->execfn);
 	/* Above sp: strings, pointers, auxv; below: the stub's table, then STACK_ROOM. */
-	need = bytes + execfn_len + plat_len + 64 + ptrs + sizeof(aux) +
-	       (img->nkeep + 8) * sizeof(struct loader_range) + 512;
+	need = s.bytes + execfn_len + sizeof(LOADER_PLATFORM) + 64 + ptrs +
+	       2 * AUX_MAX * sizeof(uintptr_t) + (img->nkeep + 8) * sizeof(struct loader_range) +
+	       512;
 	if (st->size < page_up(need) + STACK_ROOM)
 		st->size = page_up(need) + STACK_ROOM;
 	/* Fresh for every start: the program's stack protector and pointer guard seed. */
@@ -744,27 +785,7 @@ int loader_stack(struct loader_image *img, char *const argv[], char *const envp[
 	if (m < 0)
 		return loader_fail(err, (int)m, "cannot map the new stack: %m");
 	st->base = (uintptr_t)m;
-	top = st->base + st->size - sizeof(uintptr_t);		/* end marker, zero */
-	execfn = top - execfn_len;
-	memcpy((void *)execfn, img->execfn, execfn_len);
-	strings = execfn - bytes;
-	platform = strings - plat_len;
-	memcpy((void *)platform, plat, plat_len);
-	random = (platform - sizeof(rnd)) & ~(uintptr_t)15;
-	memcpy((void *)random, rnd, sizeof(rnd));
-	naux = fill_auxv(aux, img, random, platform, execfn);
-	words = 1 + (argc + 1) + (envc + 1) + naux;
-	st->sp = (random - words * sizeof(uintptr_t)) & ~(uintptr_t)15;
-	v = (uintptr_t *)st->sp;
-	*v++ = argc;
-	st->arg_start = strings;
-	st->arg_end = copy_strings(copy_strings(strings, pre, npre, v), argv, nargs, v + npre);
-	v += argc + 1;
-	st->env_end = copy_strings(st->arg_end, envp, envc, v);
-	v += envc + 1;
-	memcpy(v, aux, naux * sizeof(uintptr_t));
-	st->auxv = (uintptr_t)v;
-	st->auxv_bytes = naux * sizeof(uintptr_t);
+	write_stack(img, &s, rnd);
 	/* Like x86_64's arch_randomize_brk(): a gap page after the image, then up to 1 GiB. */
 	st->brk = img->prog.end + PAGE + (uintptr_t)(brk_rnd & 0x3ffff) * PAGE;
 	st->ready = 1;
