@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -105,6 +106,113 @@ int credbox_openat(const char *name, const char *path, int flags, mode_t mode)
 	return credbox_openat_fd(dirfd, path, flags, mode);
 }
 
+/*
+ * The directory operations.  Each _fd call is one system call with the opt-in
+ * (AT_CRED_INHERIT, or OA2_CRED_INHERIT where the call has no flags), so the
+ * kernel pins DIRFD, scopes the walk beneath it and refuses absolute paths,
+ * "..", magic links and mounts; the library adds nothing to check.
+ */
+static int client_ret(long ret)
+{
+	return ret < 0 ? -errno : (int)ret;
+}
+
+/* mkdirat(2) takes no flags: openat2 O_CREAT | O_DIRECTORY | O_EXCL makes and opens it. */
+int credbox_mkdirat_fd(int dirfd, const char *path, mode_t mode)
+{
+	int fd = credbox_openat_fd(dirfd, path, O_CREAT | O_DIRECTORY | O_EXCL | O_CLOEXEC, mode);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+int credbox_unlinkat_fd(int dirfd, const char *path, int flags)
+{
+	if (!path || (flags & ~AT_REMOVEDIR))
+		return -EINVAL;
+	return client_ret(unlinkat(dirfd, path, flags | AT_CRED_INHERIT));
+}
+
+int credbox_renameat_fd(int dirfd, const char *oldpath, const char *newpath, unsigned int flags)
+{
+	if (!oldpath || !newpath || (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE)))
+		return -EINVAL;
+	return client_ret(syscall(SYS_renameat2, dirfd, oldpath, dirfd, newpath,
+				  flags | AT_CRED_INHERIT));
+}
+
+int credbox_fstatat_fd(int dirfd, const char *path, struct stat *st, int flags)
+{
+	if (!path || !st || (flags & ~AT_SYMLINK_NOFOLLOW))
+		return -EINVAL;
+	return client_ret(fstatat(dirfd, path, st, flags | AT_CRED_INHERIT));
+}
+
+int credbox_faccessat_fd(int dirfd, const char *path, int mode, int flags)
+{
+	if (!path || (flags & ~AT_SYMLINK_NOFOLLOW))
+		return -EINVAL;
+	return client_ret(syscall(SYS_faccessat2, dirfd, path, mode, flags | AT_CRED_INHERIT));
+}
+
+/* An O_PATH handle opened with the credentials, then readlinkat(fd, ""): nothing is opened. */
+ssize_t credbox_readlinkat_fd(int dirfd, const char *path, char *buf, size_t size)
+{
+	int fd = credbox_openat_fd(dirfd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+	ssize_t n;
+
+	if (fd < 0)
+		return fd;
+	n = readlinkat(fd, "", buf, size);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return n;
+}
+
+/* The by-name calls: the grant's fd, then the _fd call. */
+#define CLIENT_BY_NAME(call)				\
+	do {						\
+		int dirfd = credbox_dir(name);		\
+							\
+		if (dirfd < 0)				\
+			return dirfd;			\
+		return call;				\
+	} while (0)
+
+int credbox_mkdirat(const char *name, const char *path, mode_t mode)
+{
+	CLIENT_BY_NAME(credbox_mkdirat_fd(dirfd, path, mode));
+}
+
+int credbox_unlinkat(const char *name, const char *path, int flags)
+{
+	CLIENT_BY_NAME(credbox_unlinkat_fd(dirfd, path, flags));
+}
+
+int credbox_renameat(const char *name, const char *oldpath, const char *newpath,
+		     unsigned int flags)
+{
+	CLIENT_BY_NAME(credbox_renameat_fd(dirfd, oldpath, newpath, flags));
+}
+
+int credbox_fstatat(const char *name, const char *path, struct stat *st, int flags)
+{
+	CLIENT_BY_NAME(credbox_fstatat_fd(dirfd, path, st, flags));
+}
+
+int credbox_faccessat(const char *name, const char *path, int mode, int flags)
+{
+	CLIENT_BY_NAME(credbox_faccessat_fd(dirfd, path, mode, flags));
+}
+
+ssize_t credbox_readlinkat(const char *name, const char *path, char *buf, size_t size)
+{
+	CLIENT_BY_NAME(credbox_readlinkat_fd(dirfd, path, buf, size));
+}
+
 static const struct {
 	int err;
 	const char *text;
@@ -114,7 +222,8 @@ static const struct {
 	{ EBADF, "the granted directory is not open as an O_CRED_ALLOW directory" },
 	{ EINVAL, "invalid argument, a malformed " CREDBOX_DIRS_ENV
 		  ", or a kernel without OA2_CRED_INHERIT" },
-	{ EXDEV, "the path leads outside the granted directory, or into a mount beneath it" },
+	{ EXDEV, "the path leads outside the granted directory or into a mount beneath it, "
+		 "or a rename would move a file between two trees" },
 	{ EPERM, "the directory fd does not lend credentials (open subdirectories with "
 		 "O_CRED_ALLOW)" },
 	{ ELOOP, "too many symbolic links, or a magic link" },

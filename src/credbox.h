@@ -10,6 +10,7 @@
 #ifndef CREDBOX_H
 #define CREDBOX_H
 
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #ifdef __cplusplus
@@ -37,6 +38,35 @@ int credbox_openat(const char *name, const char *path, int flags, mode_t mode);
 
 /* The same, beneath a directory fd already in hand. */
 int credbox_openat_fd(int dirfd, const char *path, int flags, mode_t mode);
+
+/*
+ * Directory operations beneath a granted directory, with its credentials:
+ * the calls of credbox_mkdirat(3).  Each takes the grant's NAME, or a
+ * directory fd in hand (_fd), and a path relative to it that must stay
+ * beneath it.  They return 0 (the length for readlinkat) or a negative errno
+ * value; -EINVAL from the kernel alone means a kernel without the directory
+ * operations (credbox --check says which the running kernel has).
+ */
+int credbox_mkdirat(const char *name, const char *path, mode_t mode);
+int credbox_mkdirat_fd(int dirfd, const char *path, mode_t mode);
+/* flags: 0 or AT_REMOVEDIR */
+int credbox_unlinkat(const char *name, const char *path, int flags);
+int credbox_unlinkat_fd(int dirfd, const char *path, int flags);
+/* Both paths beneath the one directory; flags: RENAME_NOREPLACE or RENAME_EXCHANGE
+ * (<stdio.h> with _GNU_SOURCE, or <linux/fs.h>). */
+int credbox_renameat(const char *name, const char *oldpath, const char *newpath,
+		     unsigned int flags);
+int credbox_renameat_fd(int dirfd, const char *oldpath, const char *newpath,
+			unsigned int flags);
+/* flags: 0 or AT_SYMLINK_NOFOLLOW */
+int credbox_fstatat(const char *name, const char *path, struct stat *st, int flags);
+int credbox_fstatat_fd(int dirfd, const char *path, struct stat *st, int flags);
+/* mode: F_OK or R_OK | W_OK | X_OK, checked against the directory's credentials */
+int credbox_faccessat(const char *name, const char *path, int mode, int flags);
+int credbox_faccessat_fd(int dirfd, const char *path, int mode, int flags);
+/* Like readlink(2): not NUL-terminated; the length, or a negative errno value. */
+ssize_t credbox_readlinkat(const char *name, const char *path, char *buf, size_t size);
+ssize_t credbox_readlinkat_fd(int dirfd, const char *path, char *buf, size_t size);
 
 /* A sentence describing an error returned by the functions above. */
 const char *credbox_strerror(int err);

@@ -241,6 +241,14 @@ static void describe_kernel(const struct plan *plan)
 		       ": not needed, the profile grants no directories");
 	else
 		printf("  O_CRED_ALLOW  cannot probe: %s\n", strerror(-probe));
+	probe = preopen_probe_dirops();
+	if (!probe)
+		puts("  directory ops available (mkdir, unlink, rename, stat, access, readlink)");
+	else if (probe == -EOPNOTSUPP)
+		puts("  directory ops missing (unlinkat refuses AT_CRED_INHERIT): granted trees can "
+		     "only be opened and created in");
+	else
+		printf("  directory ops cannot probe: %s\n", strerror(-probe));
 	if (abi < 0) {
 		printf("  Landlock      missing%s\n", plan->landlock_required ?
 		       ": a run stops before any change (exit 125)" :

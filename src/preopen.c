@@ -55,6 +55,19 @@ int preopen_probe(void)
 	return errno == EINVAL ? -EOPNOTSUPP : -errno;
 }
 
+int preopen_probe_dirops(void)
+{
+	/*
+	 * unlinkat refuses an unknown flag with EINVAL before it looks at the fd; a kernel with
+	 * AT_CRED_INHERIT looks the fd up first and finds -1 closed: EBADF. Nothing is removed.
+	 */
+	if (unlinkat(-1, "", AT_CRED_INHERIT) == 0)
+		return -EIO;
+	if (errno == EBADF)
+		return 0;
+	return errno == EINVAL ? -EOPNOTSUPP : -errno;
+}
+
 int preopen_become(const struct plan_ident *id, struct preopen_fscred *saved)
 {
 	saved->fsuid = setfsuid(-1);

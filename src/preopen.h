@@ -41,6 +41,8 @@
 
 /* The running kernel supports O_CRED_ALLOW: 0; -EOPNOTSUPP if openat2 refuses it; -errno. */
 int preopen_probe(void);
+/* The running kernel has the directory operations (AT_CRED_INHERIT): 0; -EOPNOTSUPP; -errno. */
+int preopen_probe_dirops(void);
 
 /* Saved fs credentials while acting as another identity. */
 struct preopen_fscred {

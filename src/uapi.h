@@ -24,6 +24,15 @@
 #define OA2_CRED_INHERIT	(1ULL << 28)
 #endif
 
+/*
+ * unlinkat, renameat2, newfstatat, statx, faccessat2: walk and act with the fs credentials
+ * of the O_CRED_ALLOW dirfd, beneath it. openat2 with OA2_CRED_INHERIT also takes
+ * O_CREAT | O_DIRECTORY | O_EXCL (mkdir, returns the new directory's fd) and O_PATH.
+ */
+#ifndef AT_CRED_INHERIT
+#define AT_CRED_INHERIT		0x20000
+#endif
+
 #ifndef SYS_openat2
 #define SYS_openat2		437
 #endif

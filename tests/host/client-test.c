@@ -31,7 +31,7 @@ int main(void)
 	char env[64];
 	int dirfd, r;
 
-	printf("1..12\n");
+	printf("1..17\n");
 
 	unsetenv(CREDBOX_DIRS_ENV);
 	r = credbox_dir("drive_c");
@@ -40,6 +40,10 @@ int main(void)
 	check(r == -ENXIO, "credbox_openat without grants: -ENXIO", r);
 	check(strstr(credbox_strerror(r), "not started by credbox") != NULL,
 	      "credbox_strerror explains -ENXIO", r);
+	r = credbox_mkdirat("drive_c", "x", 0755);
+	check(r == -ENXIO, "credbox_mkdirat without grants: -ENXIO", r);
+	r = credbox_renameat("drive_c", "x", "y", 0);
+	check(r == -ENXIO, "credbox_renameat without grants: -ENXIO", r);
 
 	dirfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	snprintf(env, sizeof(env), "drive_c=%d,drive_d=%d", dirfd, dirfd);
@@ -69,5 +73,11 @@ int main(void)
 
 	r = credbox_openat_fd(dirfd, NULL, O_RDONLY, 0);
 	check(r == -EINVAL, "a NULL path: -EINVAL", r);
+	r = credbox_unlinkat_fd(dirfd, "x", AT_SYMLINK_NOFOLLOW);
+	check(r == -EINVAL, "credbox_unlinkat takes AT_REMOVEDIR only: -EINVAL", r);
+	r = credbox_renameat_fd(dirfd, "x", "y", 4 /* RENAME_WHITEOUT */);
+	check(r == -EINVAL, "credbox_renameat refuses RENAME_WHITEOUT: -EINVAL", r);
+	r = credbox_fstatat_fd(dirfd, "x", NULL, 0);
+	check(r == -EINVAL, "credbox_fstatat without a stat buffer: -EINVAL", r);
 	return test_failed ? 1 : 0;
 }

@@ -165,6 +165,8 @@ if ! grep -q '^  O_CRED_ALLOW  available' "$TMP/out"; then
 else
 	skip "--check on a kernel without O_CRED_ALLOW" "this kernel has it"
 fi
+grep -qE '^  directory ops (available|missing \(unlinkat refuses AT_CRED_INHERIT\))' "$TMP/out"
+ok $? "--check says whether the kernel has the directory operations"
 "$CB" --profile conf/minimal.ini --print-filter >"$TMP/pfc"; rc=$?
 ok $([ $rc -eq 0 ] && grep -q '^# credbox filter 2 of 2' "$TMP/pfc"; echo $?) "--print-filter"
 ver=$(pkg-config --modversion libseccomp 2>/dev/null)
