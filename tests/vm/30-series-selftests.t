@@ -8,6 +8,9 @@
 #   core/cred_allow_test       execve (dups, threads, CLONE_FILES), SCM_RIGHTS,
 #                              pidfd_getfd, /proc/PID/fd reopen, io_uring,
 #                              seccomp ADDFD
+#   openat2/cred_dirops_test   mkdir, unlink, rmdir, rename, stat, access and
+#                              readlink in a lent tree: privilege gap, escapes,
+#                              fd-swap and rename races, sticky, Landlock, io_uring
 #
 # Their TAP is passed through, renumbered. On the patched kernel nothing may be
 # skipped: a SKIP there means the feature is missing, so it counts as a failure.
@@ -22,8 +25,9 @@ sel=${CREDBOX_SERIES_KSFT:-$KSRC/tools/testing/selftests}
 declare -A srcs=(
 	[cred_inherit_test]="openat2/cred_inherit_test.c openat2/helpers.c"
 	[cred_allow_test]="core/cred_allow_test.c"
+	[cred_dirops_test]="openat2/cred_dirops_test.c openat2/helpers.c"
 )
-progs=(cred_inherit_test cred_allow_test)
+progs=(cred_inherit_test cred_allow_test cred_dirops_test)
 
 n=0
 adds=()

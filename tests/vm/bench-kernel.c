@@ -6,7 +6,9 @@
  *   bench-kernel exec [NFDS [EXECS [ROUNDS]]]   execve() holding NFDS open fds
  *   bench-kernel open [OPENS [ROUNDS]]          openat2() with and without
  *                                               OA2_CRED_INHERIT, interleaved
- *   bench-kernel all                            both, with the defaults
+ *   bench-kernel dirops [COUNT [ROUNDS]]        the directory operations with and
+ *                                               without AT_CRED_INHERIT, interleaved
+ *   bench-kernel all                            all three, with the defaults
  *
  * Output is one key=value pair per line, for scripts:
  *   exec_fds, exec_count, exec_rounds, exec_ns (median ns per execve), ref_ns
@@ -18,6 +20,9 @@
  *   open_supported, open_count, open_rounds, open_plain_ns, and with the series
  *   open_inherit_ns (median ns per open+close) and open_ratio (median of the
  *   per-round inherit/plain ratios)
+ *   dirops_supported, and per operation OP (stat, access, mkdir, rmdir, unlink,
+ *   rename, readlink) dirops_OP_plain_ns, dirops_OP_inherit_ns and dirops_OP_ratio;
+ *   dirops_readlink_direct_ns is readlinkat(dfd, path) itself, one call
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -159,9 +164,9 @@ static int bench_exec(int nfds, long execs, int rounds)
 
 /* ---- openat2 with and without OA2_CRED_INHERIT ---------------------------- */
 
-static int oa2(int dfd, const char *path, unsigned long long flags)
+static int oa2(int dfd, const char *path, unsigned long long flags, unsigned long long mode)
 {
-	struct open_how how = { .flags = flags, .resolve = RESOLVE_BENEATH };
+	struct open_how how = { .flags = flags, .mode = mode, .resolve = RESOLVE_BENEATH };
 
 	return syscall(SYS_openat2, dfd, path, &how, sizeof(how));
 }
@@ -173,7 +178,7 @@ static double open_loop(int dfd, unsigned long long flags, long count)
 	long i;
 
 	for (i = 0; i < count; i++) {
-		int fd = oa2(dfd, "a/b/c/f", O_RDONLY | flags);
+		int fd = oa2(dfd, "a/b/c/f", O_RDONLY | flags, 0);
 
 		if (fd < 0)
 			return -1;
@@ -216,7 +221,7 @@ static int bench_open(long count, int rounds)
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CRED_ALLOW);
 	if (dfd < 0)
 		return 1;
-	fd = oa2(dfd, "a/b/c/f", O_RDONLY | flag);
+	fd = oa2(dfd, "a/b/c/f", O_RDONLY | flag, 0);
 	printf("open_supported=%d\n", fd >= 0);
 	if (fd >= 0)
 		close(fd);
@@ -245,6 +250,154 @@ static int bench_open(long count, int rounds)
 	return 0;
 }
 
+/* ---- the directory operations with and without AT_CRED_INHERIT -------------- */
+
+#define DIROPS_N 7
+static const char *const dirop_names[DIROPS_N] = {
+	"stat", "access", "mkdir", "rmdir", "unlink", "rename", "readlink",
+};
+
+/*
+ * ns per operation of @count operations OP beneath @dfd, with the opt-in when
+ * @inherit.  Root runs them, so its own rights suffice without the flag: the
+ * pairs differ by the flag only.  mkdir with the opt-in is openat2(O_CREAT |
+ * O_DIRECTORY | O_EXCL) and a close, so without it mkdirat() is followed by
+ * the open and close that give the same result.  readlink with the opt-in is
+ * an O_PATH open, readlinkat(fd, "") and a close; without it, the same calls.
+ * Untimed set-up (making what rmdir and unlink remove) runs before the clock.
+ */
+static double dirop_loop(int dfd, int op, int inherit, long count)
+{
+	const int at = inherit ? AT_CRED_INHERIT : 0;
+	const unsigned long long oa = inherit ? OA2_CRED_INHERIT : 0;
+	char name[32], buf[64];
+	struct stat st;
+	long long t0;
+	long i;
+	int fd;
+
+	if (op == 3 || op == 4) {	/* rmdir, unlink: make the victims first */
+		for (i = 0; i < count; i++) {
+			snprintf(name, sizeof(name), "a/b/c/v%ld", i);
+			if (op == 3 ? mkdirat(dfd, name, 0700) :
+			    (fd = openat(dfd, name, O_CREAT | O_WRONLY | O_CLOEXEC, 0600)) < 0 ||
+			    close(fd))
+				return -1;
+		}
+	}
+	t0 = now_ns();
+	for (i = 0; i < count; i++) {
+		int ret = 0;
+
+		switch (op) {
+		case 0:
+			ret = fstatat(dfd, "a/b/c/f", &st, at);
+			break;
+		case 1:
+			ret = syscall(SYS_faccessat2, dfd, "a/b/c/f", R_OK, AT_EACCESS | at);
+			break;
+		case 2:
+			snprintf(name, sizeof(name), "a/b/c/m%ld", i);
+			if (!inherit && mkdirat(dfd, name, 0700))
+				return -1;
+			fd = oa2(dfd, name, O_DIRECTORY | O_CLOEXEC |
+				 (inherit ? O_CREAT | O_EXCL | oa : 0), inherit ? 0700 : 0);
+			ret = fd < 0 ? fd : close(fd);
+			break;
+		case 3:
+		case 4:
+			snprintf(name, sizeof(name), "a/b/c/v%ld", i);
+			ret = unlinkat(dfd, name, (op == 3 ? AT_REMOVEDIR : 0) | at);
+			break;
+		case 5:
+			ret = syscall(SYS_renameat2, dfd, (i & 1) ? "a/b/c/g" : "a/b/c/f", dfd,
+				      (i & 1) ? "a/b/c/f" : "a/b/c/g", at);
+			break;
+		default:
+			fd = oa2(dfd, "a/b/c/l", O_PATH | O_NOFOLLOW | O_CLOEXEC | oa, 0);
+			ret = fd < 0 ? fd : readlinkat(fd, "", buf, sizeof(buf)) < 0;
+			if (fd >= 0)
+				close(fd);
+			break;
+		}
+		if (ret)
+			return -1;
+	}
+	t0 = now_ns() - t0;
+	if (op == 2)	/* the directories made are removed untimed */
+		for (i = 0; i < count; i++) {
+			snprintf(name, sizeof(name), "a/b/c/m%ld", i);
+			unlinkat(dfd, name, AT_REMOVEDIR);
+		}
+	return (double)t0 / count;
+}
+
+/* readlinkat(dfd, path): the single call the O_PATH route replaces. */
+static double readlink_direct(int dfd, long count)
+{
+	long long t0 = now_ns();
+	char buf[64];
+	long i;
+
+	for (i = 0; i < count; i++)
+		if (readlinkat(dfd, "a/b/c/l", buf, sizeof(buf)) < 0)
+			return -1;
+	return (double)(now_ns() - t0) / count;
+}
+
+static int bench_dirops(long count, int rounds)
+{
+	double plain[DIROPS_N][MAX_ROUNDS], inherit[DIROPS_N][MAX_ROUNDS];
+	double ratio[DIROPS_N][MAX_ROUNDS], direct[MAX_ROUNDS];
+	char dir[] = "/tmp/bench-dirops.XXXXXX", path[96];
+	int dfd, op, i;
+
+	if (make_tree(dir))
+		return 1;
+	snprintf(path, sizeof(path), "%s/a/b/c/l", dir);
+	if (symlink("f", path))
+		return 1;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CRED_ALLOW);
+	if (dfd < 0)
+		return 1;
+	/* Without the directory operations unlinkat refuses the flag: EINVAL. */
+	i = unlinkat(dfd, "nothing", AT_CRED_INHERIT) ? errno : 0;
+	printf("dirops_supported=%d\n", i == ENOENT);
+	if (i != ENOENT)
+		return 0;
+	count &= ~1L;	/* renames go there and back */
+	for (op = 0; op < DIROPS_N; op++) {
+		dirop_loop(dfd, op, 0, (count / 20 + 1) * 2);
+		dirop_loop(dfd, op, 1, (count / 20 + 1) * 2);
+	}
+	for (i = 0; i < rounds; i++) {
+		for (op = 0; op < DIROPS_N; op++) {
+			/* Alternate the order so that drift favours neither. */
+			if (i % 2) {
+				inherit[op][i] = dirop_loop(dfd, op, 1, count);
+				plain[op][i] = dirop_loop(dfd, op, 0, count);
+			} else {
+				plain[op][i] = dirop_loop(dfd, op, 0, count);
+				inherit[op][i] = dirop_loop(dfd, op, 1, count);
+			}
+			if (plain[op][i] <= 0 || inherit[op][i] <= 0) {
+				fprintf(stderr, "bench-kernel: %s failed\n", dirop_names[op]);
+				return 1;
+			}
+			ratio[op][i] = inherit[op][i] / plain[op][i];
+		}
+		direct[i] = readlink_direct(dfd, count);
+	}
+	printf("dirops_count=%ld\ndirops_rounds=%d\n", count, rounds);
+	for (op = 0; op < DIROPS_N; op++)
+		printf("dirops_%s_plain_ns=%.0f\ndirops_%s_inherit_ns=%.0f\ndirops_%s_ratio=%.4f\n",
+		       dirop_names[op], bench_median(plain[op], rounds), dirop_names[op],
+		       bench_median(inherit[op], rounds), dirop_names[op],
+		       bench_median(ratio[op], rounds));
+	printf("dirops_readlink_direct_ns=%.0f\n", bench_median(direct, rounds));
+	return 0;
+}
+
 static long arg(int argc, char **argv, int i, long def)
 {
 	return argc > i ? atol(argv[i]) : def;
@@ -267,11 +420,15 @@ int main(int argc, char **argv)
 				  clamp_rounds(arg(argc, argv, 4, 7)));
 	if (argc > 1 && !strcmp(argv[1], "open"))
 		return bench_open(arg(argc, argv, 2, 20000), clamp_rounds(arg(argc, argv, 3, 11)));
+	if (argc > 1 && !strcmp(argv[1], "dirops"))
+		return bench_dirops(arg(argc, argv, 2, 2000), clamp_rounds(arg(argc, argv, 3, 9)));
 	if (argc > 1 && !strcmp(argv[1], "all")) {
 		/* open first: exec fills the fd table for good */
 		ret = bench_open(20000, 11);
+		ret = ret ? ret : bench_dirops(2000, 9);
 		return ret ? ret : bench_exec(10000, 200, 7);
 	}
-	fprintf(stderr, "usage: bench-kernel exec [NFDS [EXECS [ROUNDS]]] | open [OPENS [ROUNDS]] | all\n");
+	fprintf(stderr, "usage: bench-kernel exec [NFDS [EXECS [ROUNDS]]] | open [OPENS [ROUNDS]] | "
+		"dirops [COUNT [ROUNDS]] | all\n");
 	return 2;
 }

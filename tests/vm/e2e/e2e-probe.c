@@ -178,6 +178,54 @@ static void grant_rw(const char *name, int want_fd, const char *readme, uid_t ui
 		close(fd);
 }
 
+/*
+ * The directory operations through the library (credbox_mkdirat(3)): what a DOS drive does
+ * with MD, REN, DEL, RD, DIR. The rw grant hands out Landlock's MAKE_DIR, REMOVE_FILE,
+ * REMOVE_DIR and REFER, the read-only one none of them. Each probe run leaves the tree as it
+ * found it (the dynamic and the static probe share it).
+ */
+static void grant_dirops(void)
+{
+	char buf[64];
+	struct stat st;
+	int fd, r;
+
+	r = credbox_mkdirat("a", "MD", 0750);
+	result(r == 0, "[a] credbox_mkdirat MD (%s)", ename(r));
+	r = credbox_fstatat("a", "MD", &st, 0);
+	result(r == 0 && S_ISDIR(st.st_mode) && st.st_uid == ID_DRIVE &&
+	       (st.st_mode & 07777) == 0750,
+	       "[a] credbox_fstatat MD: drive's directory, mode 0750 (%s, uid %u, mode 0%o)",
+	       ename(r), (unsigned int)st.st_uid, (unsigned int)st.st_mode & 07777);
+	r = credbox_renameat("a", "MD", "RD", RENAME_NOREPLACE);
+	result(r == 0, "[a] credbox_renameat MD RD (%s)", ename(r));
+	fd = credbox_openat("a", "RD/DEL", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		close(fd);
+	r = credbox_faccessat("a", "RD/DEL", R_OK | W_OK, 0);
+	result(r == 0, "[a] credbox_faccessat RD/DEL R_OK|W_OK (%s)", ename(r));
+	refused(credbox_unlinkat("a", "RD", AT_REMOVEDIR), ENOTEMPTY,
+		"[a] credbox_unlinkat RD while it holds a file");
+	r = credbox_unlinkat("a", "RD/DEL", 0);
+	result(r == 0, "[a] credbox_unlinkat RD/DEL (%s)", ename(r));
+	r = credbox_unlinkat("a", "RD", AT_REMOVEDIR);
+	result(r == 0, "[a] credbox_unlinkat RD AT_REMOVEDIR (%s)", ename(r));
+	r = (int)credbox_readlinkat("a", "ESC", buf, sizeof(buf));
+	result(r == 4 && !memcmp(buf, "/etc", 4), "[a] credbox_readlinkat ESC (%s)", ename(r));
+	refused(credbox_unlinkat("a", "../b/README", 0), EXDEV, "[a] credbox_unlinkat ../b/README");
+	refused(credbox_renameat("a", "README", "TOB/STOLEN", 0), EXDEV,
+		"[a] credbox_renameat README TOB/STOLEN (symlink to another grant)");
+	refused(ret(syscall(SYS_renameat2, A_FD, "README", B_FD, "STOLEN",
+			    AT_CRED_INHERIT)), EXDEV, "[a] renameat2 into grant b: another tree");
+
+	r = credbox_fstatat("ro", "README", &st, 0);
+	result(r == 0 && st.st_uid == ID_DRIVE, "[ro] credbox_fstatat README (%s)", ename(r));
+	refused(credbox_mkdirat("ro", "MD", 0700), EACCES, "[ro] credbox_mkdirat (Landlock)");
+	refused(credbox_unlinkat("ro", "README", 0), EACCES, "[ro] credbox_unlinkat (Landlock)");
+	refused(credbox_renameat("ro", "README", "MOVED", 0), EACCES,
+		"[ro] credbox_renameat (Landlock)");
+}
+
 static int mode_grants(void)
 {
 	char buf[64];
@@ -213,6 +261,7 @@ static int mode_grants(void)
 		"[ro] truncate README with O_TRUNC (Landlock)");
 	refused(credbox_openat("ro", "NEW", O_WRONLY | O_CREAT | O_CLOEXEC, 0600), EACCES,
 		"[ro] create a file (Landlock)");
+	grant_dirops();
 	return failures ? 1 : 0;
 }
 
