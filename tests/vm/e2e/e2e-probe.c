@@ -190,13 +190,17 @@ static void grant_dirops(void)
 	struct stat st;
 	int fd, r;
 
+	mode_t mask = umask(0);
+
+	umask(mask);	/* the profile's, which mkdir applies */
 	r = credbox_mkdirat("a", "MD", 0750);
 	result(r == 0, "[a] credbox_mkdirat MD (%s)", ename(r));
 	r = credbox_fstatat("a", "MD", &st, 0);
 	result(r == 0 && S_ISDIR(st.st_mode) && st.st_uid == ID_DRIVE &&
-	       (st.st_mode & 07777) == 0750,
-	       "[a] credbox_fstatat MD: drive's directory, mode 0750 (%s, uid %u, mode 0%o)",
-	       ename(r), (unsigned int)st.st_uid, (unsigned int)st.st_mode & 07777);
+	       (st.st_mode & 07777) == (0750 & ~mask),
+	       "[a] credbox_fstatat MD: drive's directory, mode 0750 less the umask 0%o (%s, uid %u, "
+	       "mode 0%o)", (unsigned int)mask, ename(r), (unsigned int)st.st_uid,
+	       (unsigned int)st.st_mode & 07777);
 	r = credbox_renameat("a", "MD", "RD", RENAME_NOREPLACE);
 	result(r == 0, "[a] credbox_renameat MD RD (%s)", ename(r));
 	fd = credbox_openat("a", "RD/DEL", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
