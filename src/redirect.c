@@ -78,7 +78,10 @@ static const struct {
 	{ "getpgid", "*" }, { "sched_yield", "*" }, { "ftruncate", "truncate" },
 	{ "fgetxattr", "getxattr" }, { "fgetxattr", "lgetxattr" },
 	{ "flistxattr", "listxattr" }, { "flistxattr", "llistxattr" },
-	{ "fstatfs", "statfs" },
+	{ "fstatfs", "statfs" }, { "newfstatat", "stat" }, { "newfstatat", "lstat" },
+	{ "faccessat2", "access" }, { "faccessat2", "faccessat" }, { "readlinkat", "*" },
+	{ "unlinkat", "unlink" }, { "unlinkat", "rmdir" }, { "renameat2", "rename" },
+	{ "renameat2", "renameat" }, { "getcwd", "chdir" }, { "getcwd", "fchdir" },
 };
 
 /*

@@ -94,6 +94,7 @@ struct rt_cwd {
 	uint32_t seq;
 	int32_t pid;			/* 0: free */
 	uint32_t len;			/* 0: the kernel's own working directory */
+	uint32_t kernel;		/* path is the kernel's one: a tree lies beneath it */
 	char path[RT_PATH_MAX];
 };
 

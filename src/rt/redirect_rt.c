@@ -34,6 +34,7 @@
 #include "rt.h"
 
 #define OA2_CRED_INHERIT	(1ULL << 28)
+#define AT_CRED_INHERIT_	0x20000
 #define AT_FDCWD_	(-100)
 #define SIGSYS_		31
 #define SYS_SECCOMP_	1
@@ -50,6 +51,8 @@
 #define EACCES_		13
 #define EFAULT_		14
 #define ENOTDIR_	20
+#define EXDEV_		18
+#define EEXIST_		17
 #define EINVAL_		22
 #define ERANGE_		34
 #define ENAMETOOLONG_	36
@@ -59,6 +62,7 @@
 #define S_IFDIR_	0040000
 #define AT_SYMLINK_NOFOLLOW_	0x100
 #define AT_EACCESS_	0x200
+#define AT_REMOVEDIR_	0x200
 #define AT_EMPTY_PATH_	0x1000
 
 struct rt_stat {
@@ -212,13 +216,51 @@ static void write_end(uint32_t *seq, const uint64_t *saved)
 
 /* ---- paths ------------------------------------------------------------------------------ */
 
+/* The grant whose tree holds the normalised absolute path p[0..len), or -1; *blen: its length. */
+static int grant_index(const char *p, size_t len, size_t *blen)
+{
+	uint32_t i;
+	int best = -1;
+
+	*blen = 0;
+	for (i = 0; !rt_state.grants_closed && i < rt_conf.ngrants; i++) {
+		const struct rt_grant *g = &rt_conf.grants[i];
+
+		if (g->len > len || memcmp(p, g->path, g->len) || g->len < *blen)
+			continue;
+		if (len == g->len || p[g->len] == '/' || g->len == 1) {
+			best = (int)i;
+			*blen = g->len;
+		}
+	}
+	return best;
+}
+
+/* The grant whose tree holds the normalised absolute path p, or -1; *rel: the rest. */
+static int grant_of(const char *p, size_t len, const char **rel)
+{
+	size_t blen;
+	int best = grant_index(p, len, &blen);
+
+	if (best >= 0) {
+		const char *r = p + blen;
+
+		while (*r == '/')
+			r++;
+		*rel = *r ? r : ".";
+	}
+	return best;
+}
+
 /*
  * Normalise an absolute path in place, lexically: "//" and "." vanish, ".." removes the
  * component before it (never above "/"), as a shell's cd does; a trailing '/' stays (it
- * asks for a directory). Returns the length.
+ * asks for a directory). Returns the length; *left: a ".." left a tree (NULL: not asked).
  */
-static size_t normalise(char *p, size_t len)
+static size_t normalise(char *p, size_t len, int *left)
 {
+	size_t blen;
+
 	size_t r = 0, w = 0;
 	int slash = len > 1 && p[len - 1] == '/';
 
@@ -234,6 +276,8 @@ static size_t normalise(char *p, size_t len)
 		if (clen == 0 || (clen == 1 && p[start] == '.'))
 			continue;
 		if (clen == 2 && p[start] == '.' && p[start + 1] == '.') {
+			if (left && !*left)
+				*left = grant_index(p, w, &blen) >= 0;
 			while (w > 0 && p[w - 1] != '/')
 				w--;
 			if (w > 0)
@@ -256,33 +300,6 @@ static size_t dir_len(const char *p, size_t len)
 	return len > 1 && p[len - 1] == '/' ? len - 1 : len;
 }
 
-/* The grant whose tree holds the normalised absolute path p, or -1; *rel: the rest. */
-static int grant_of(const char *p, size_t len, const char **rel)
-{
-	uint32_t i;
-	int best = -1;
-	size_t blen = 0;
-
-	for (i = 0; !rt_state.grants_closed && i < rt_conf.ngrants; i++) {
-		const struct rt_grant *g = &rt_conf.grants[i];
-
-		if (g->len > len || memcmp(p, g->path, g->len) || g->len < blen)
-			continue;
-		if (len == g->len || p[g->len] == '/' || g->len == 1) {
-			best = (int)i;
-			blen = g->len;
-		}
-	}
-	if (best >= 0) {
-		const char *r = p + blen;
-
-		while (*r == '/')
-			r++;
-		*rel = *r ? r : ".";
-	}
-	return best;
-}
-
 /* The calling process's working-directory slot, or NULL when it has none in a tree. */
 static struct rt_cwd *cwd_slot(int pid)
 {
@@ -295,10 +312,14 @@ static struct rt_cwd *cwd_slot(int pid)
 	return NULL;
 }
 
-static void cwd_set(const char *path, size_t len);
+static void cwd_set(const char *path, size_t len, uint32_t kernel);
 
-/* Copy the emulated working directory into buf; 0 when there is none. */
-static size_t cwd_get(char *buf)
+/*
+ * Copy the working directory the runtime knows into buf; 0 when there is none. *kernel: it is
+ * the kernel's own (outside the trees, but a tree lies beneath it: a relative path may lead
+ * into one), not an emulated one.
+ */
+static size_t cwd_get(char *buf, uint32_t *kernel)
 {
 	int pid = (int)SC0(__NR_getpid), ppid;
 	struct rt_cwd *c = cwd_slot(pid);
@@ -322,25 +343,30 @@ static size_t cwd_get(char *buf)
 		len = c->len;
 		if (len >= RT_PATH_MAX)
 			len = 0;
+		*kernel = c->kernel;
 		memcpy(buf, c->path, len);
 	} while (seq_read_retry(&c->seq, s));
 	buf[len] = '\0';
 	/* The child's own copy from now on: the parent may move while the child stays. */
 	if (c->pid != pid && len)
-		cwd_set(buf, len);
+		cwd_set(buf, len, *kernel);
 	return len;
 }
 
-/* Set (len > 0) or drop (len == 0) the emulated working directory of this process. */
-static void cwd_set(const char *path, size_t len)
+/*
+ * Set (len > 0) or drop (len == 0) the working directory of this process the runtime keeps:
+ * an emulated one in a tree, or (kernel) the kernel's own.
+ */
+static void cwd_set(const char *path, size_t len, uint32_t kernel)
 {
 	int pid = (int)SC0(__NR_getpid);
 	struct rt_cwd *c = cwd_slot(pid);
 	uint64_t saved;
 	int i;
 
-	if (!c && !len)
-		return;		/* nothing emulated, nothing to drop */
+	/* Nothing kept, nothing to drop; but a child drops what it would read of its parent's. */
+	if (!c && !len && !cwd_slot((int)SC0(__NR_getppid)))
+		return;
 	if (!c) {
 		/* Take a free slot, or one whose process is gone (getpgid: ESRCH). */
 		for (i = 0; !c && i < RT_CWD_SLOTS; i++) {
@@ -361,7 +387,49 @@ static void cwd_set(const char *path, size_t len)
 	memcpy(c->path, path, len);
 	c->path[len] = '\0';
 	c->len = (uint32_t)len;
+	c->kernel = kernel;
 	write_end(&c->seq, &saved);
+}
+
+/* Whether a tree lies beneath the normalised absolute directory path p (not in one). */
+static int tree_below(const char *p, size_t len)
+{
+	uint32_t i;
+
+	for (i = 0; !rt_state.grants_closed && i < rt_conf.ngrants; i++) {
+		const struct rt_grant *g = &rt_conf.grants[i];
+
+		if (g->len > len && !memcmp(p, g->path, len) && (len == 1 || g->path[len] == '/'))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The kernel's working directory is the program's again (a chdir or fchdir outside the trees,
+ * or the start): kept when a tree lies beneath it, so that a relative path into the tree
+ * ("drive_c/X", as mkdir -p walks) is found in it.
+ */
+static void kernel_cwd(const char *path)
+{
+	char buf[RT_PATH_MAX];
+	long len;
+
+	if (path) {
+		len = (long)rt_strnlen(path, RT_PATH_MAX - 1);
+		memcpy(buf, path, (size_t)len + 1);
+	} else {
+		len = SC2(__NR_getcwd, buf, sizeof(buf)) - 1;
+	}
+	if (len > 0 && buf[0] == '/') {
+		len = (long)normalise(buf, (size_t)len, NULL);
+		len = (long)dir_len(buf, (size_t)len);
+		if (tree_below(buf, (size_t)len)) {
+			cwd_set(buf, (size_t)len, 1);
+			return;
+		}
+	}
+	cwd_set("", 0, 0);
 }
 
 /* The path of a tracked directory fd (still the same inode), or 0. */
@@ -414,6 +482,8 @@ static void dirfd_put(int fd, int grant, const struct rt_stat *st, const char *p
 enum where resolve(int dirfd, const char *path, int empty_ok, struct target *t)
 {
 	size_t len, base = 0;
+	uint32_t kernel = 0;
+	int left = 0;
 
 	if (!path)
 		return W_PASS;		/* the kernel's EFAULT */
@@ -425,11 +495,11 @@ enum where resolve(int dirfd, const char *path, int empty_ok, struct target *t)
 	if (len == 0) {
 		if (!empty_ok)
 			return W_PASS;	/* ENOENT */
-		base = dirfd == AT_FDCWD_ ? cwd_get(t->buf) : dirfd_get(dirfd, t->buf);
+		base = dirfd == AT_FDCWD_ ? cwd_get(t->buf, &kernel) : dirfd_get(dirfd, t->buf);
 		if (!base)
 			return W_PASS;
 	} else if (path[0] != '/') {
-		base = dirfd == AT_FDCWD_ ? cwd_get(t->buf) : dirfd_get(dirfd, t->buf);
+		base = dirfd == AT_FDCWD_ ? cwd_get(t->buf, &kernel) : dirfd_get(dirfd, t->buf);
 		if (!base)
 			return W_PASS;	/* relative to the kernel's own idea: not in a tree */
 		if (base + 1 + len >= RT_PATH_MAX) {
@@ -442,11 +512,18 @@ enum where resolve(int dirfd, const char *path, int empty_ok, struct target *t)
 	} else {
 		memcpy(t->buf, path, len + 1);
 	}
-	t->len = normalise(t->buf, len);
+	t->len = normalise(t->buf, len, &left);
 	t->grant = grant_of(t->buf, t->len, &t->rel);
 	if (t->grant >= 0)
 		return W_TREE;
-	return base ? W_OUTSIDE : W_PASS;
+	/*
+	 * Out of every tree, but by a ".." from inside one ("drive/.."): the kernel's walk of
+	 * the path as given would cross the tree with the program's own rights; the path it
+	 * leads to is the answer.
+	 */
+	if (kernel && !left)
+		return W_PASS;	/* from the kernel's working directory, and out of the trees */
+	return base || left ? W_OUTSIDE : W_PASS;
 }
 
 /* ---- operations through a grant ------------------------------------------------------------ */
@@ -464,14 +541,6 @@ static long tree_open(const struct target *t, long flags, long mode)
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
 	};
 
-	/*
-	 * O_PATH is refused with the flag: a read-only open serves it (a file its owner cannot
-	 * read cannot be opened with O_PATH in a tree; see credbox.ini(5)).
-	 */
-	if (flags & O_PATH) {
-		how.flags &= ~(uint64_t)(O_PATH | O_ACCMODE);
-		how.flags |= O_RDONLY | O_NONBLOCK | O_NOCTTY;
-	}
 	return SC4(__NR_openat2, rt_conf.grants[t->grant].fd, t->rel, &how, sizeof(how));
 }
 
@@ -494,89 +563,71 @@ static long do_open(const struct target *t, long flags, long mode)
 }
 
 /*
- * Open what a path names only to look at it: never blocking on a FIFO, never becoming the
- * controlling terminal. (Device nodes: refused through the flag by the kernel's issue-10 fix.)
+ * Open what a path names only to look at it, without opening the file itself (O_PATH: no
+ * FIFO blocks, no device is touched, no read permission needed).
  */
 static long peek_open(const struct target *t, int nofollow)
 {
-	return tree_open(t, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
-			 (nofollow ? O_NOFOLLOW : 0), 0);
+	return tree_open(t, O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0), 0);
 }
 
 /*
- * A symbolic link cannot be opened to look at it until the kernel lends O_PATH or a stat
- * (issue 13): ELOOP from an O_NOFOLLOW open says it is one; answer EACCES, as the kernel
- * would have without the grant.
+ * The kernel's directory operations and lookups with the grant's credentials: the call itself
+ * on the grant's fd with AT_CRED_INHERIT, beneath it (the kernel scopes the walk as
+ * RESOLVE_BENEATH; the path is the tree's relative one). AT_EMPTY_PATH goes: an empty path on
+ * a directory fd was made its path by resolve, and the kernel refuses it with the flag.
  */
-static long peek_err(long err, int nofollow)
+static long grant_fd(const struct target *t)
 {
-	return nofollow && err == E(ELOOP_) ? E(EACCES_) : err;
+	return rt_conf.grants[t->grant].fd;
 }
 
-static long do_fstat_path(const struct target *t, int nofollow, long nr, void *buf, long a3,
-			  long a4)
+static long do_stat(const struct target *t, long nr, long flags, long mask, void *buf)
 {
-	long fd = peek_open(t, nofollow), ret;
-
-	if (fd < 0)
-		return peek_err(fd, nofollow);
+	flags = (flags & ~(long)AT_EMPTY_PATH_) | AT_CRED_INHERIT_;
 	if (nr == __NR_statx)
-		ret = SC5(__NR_statx, fd, "", AT_EMPTY_PATH_ | (a3 & ~AT_SYMLINK_NOFOLLOW_), a4,
-			  buf);
-	else
-		ret = SC2(__NR_fstat, fd, buf);
-	SC1(__NR_close, fd);
+		return SC5(__NR_statx, grant_fd(t), t->rel, flags, mask, buf);
+	return SC4(__NR_newfstatat, grant_fd(t), t->rel, buf, flags);
+}
+
+/*
+ * access(2) through a grant: the kernel checks the mode against the identity the grant lends;
+ * a read-only grant refuses W_OK, as Landlock refuses the open for writing.
+ */
+static long do_access(const struct target *t, long mode, long flags)
+{
+	long ret = SC4(__NR_faccessat2, grant_fd(t), t->rel, mode,
+		       (flags & (AT_SYMLINK_NOFOLLOW_ | AT_EACCESS_)) | AT_CRED_INHERIT_);
+
+	if (ret == 0 && (mode & 2) && !rt_conf.grants[t->grant].rw)
+		return E(EACCES_);
 	return ret;
 }
 
-static int in_groups(const struct rt_grant *g, uint32_t gid)
+/* A handle on the link itself (O_PATH | O_NOFOLLOW), then readlinkat(fd, ""): no walk. */
+static long do_readlink(const struct target *t, char *buf, long size)
 {
-	uint32_t i;
-
-	if (gid == g->gid)
-		return 1;
-	for (i = 0; i < g->ngroups; i++) {
-		if (g->groups[i] == gid)
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * access(2) through a grant: the path must open (existence, search permission), then the
- * mode bits answer for the identity the grant lends; a read-only grant refuses W_OK, as
- * Landlock refuses the open for writing.
- */
-static long do_access(const struct target *t, long mode, int nofollow)
-{
-	const struct rt_grant *g = &rt_conf.grants[t->grant];
-	struct rt_stat st;
-	long fd = peek_open(t, nofollow), ret;
-	uint32_t bits;
+	long fd = peek_open(t, 1), ret;
 
 	if (fd < 0)
-		return peek_err(fd, nofollow);
-	ret = SC2(__NR_fstat, fd, &st);
+		return fd;
+	ret = SC4(__NR_readlinkat, fd, "", buf, size);
 	SC1(__NR_close, fd);
-	if (ret < 0)
-		return ret;
-	if (mode & ~7L)
-		return E(EINVAL_);
-	if ((mode & 2) && !g->rw)
-		return E(EACCES_);
-	bits = st.uid == g->uid ? st.mode >> 6 : in_groups(g, st.gid) ? st.mode >> 3 : st.mode;
-	return ((uint32_t)mode & ~bits & 7) ? E(EACCES_) : 0;
+	return ret == E(ENOENT_) ? E(EINVAL_) : ret;	/* "": ENOENT for what is not a link */
 }
 
-static long do_readlink(const struct target *t)
+/* mkdir: openat2(O_CREAT | O_DIRECTORY | O_EXCL) with the flag makes and opens it. */
+static long do_mkdir(const struct target *t, long mode)
 {
-	long fd = peek_open(t, 1);
+	long fd;
 
-	if (fd >= 0) {
-		SC1(__NR_close, fd);
-		return E(EINVAL_);	/* not a symbolic link */
-	}
-	return peek_err(fd, 1);
+	if (!memcmp(t->rel, ".", 2))
+		return E(EEXIST_);	/* the tree's root, as mkdir(".") */
+	fd = tree_open(t, O_CREAT | O_DIRECTORY | O_EXCL | O_CLOEXEC, mode & 01777);
+	if (fd < 0)
+		return fd;
+	SC1(__NR_close, fd);
+	return 0;
 }
 
 static long do_chdir(const struct target *t)
@@ -586,7 +637,7 @@ static long do_chdir(const struct target *t)
 	if (fd < 0)
 		return fd;
 	SC1(__NR_close, fd);
-	cwd_set(t->buf, dir_len(t->buf, t->len));
+	cwd_set(t->buf, dir_len(t->buf, t->len), 0);
 	return 0;
 }
 
@@ -601,13 +652,19 @@ static long do_truncate(const struct target *t, long length)
 	return ret;
 }
 
+/*
+ * The xattr reads, on a read-only open (fgetxattr refuses O_PATH files). A symbolic link
+ * cannot be opened so (ELOOP from O_NOFOLLOW): EACCES, as the kernel would have answered
+ * without the grant.
+ */
 static long do_xattr(const struct target *t, long nr, long a1, long a2, long a3)
 {
 	int nofollow = nr == __NR_lgetxattr || nr == __NR_llistxattr;
-	long fd = peek_open(t, nofollow), ret;
+	long fd = tree_open(t, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+			    (nofollow ? O_NOFOLLOW : 0), 0), ret;
 
 	if (fd < 0)
-		return peek_err(fd, nofollow);
+		return nofollow && fd == E(ELOOP_) ? E(EACCES_) : fd;
 	if (nr == __NR_getxattr || nr == __NR_lgetxattr)
 		ret = SC4(__NR_fgetxattr, fd, a1, a2, a3);
 	else
@@ -619,9 +676,10 @@ static long do_xattr(const struct target *t, long nr, long a1, long a2, long a3)
 static long do_getcwd(char *ubuf, unsigned long size)
 {
 	char buf[RT_PATH_MAX];
-	size_t len = cwd_get(buf);
+	uint32_t kernel = 0;
+	size_t len = cwd_get(buf, &kernel);
 
-	if (!len)
+	if (!len || kernel)
 		return -1;	/* not emulated: the kernel's */
 	if (size < len + 1)
 		return E(ERANGE_);
@@ -643,7 +701,8 @@ struct rt_op {
 
 enum {
 	OP_OPEN, OP_CREAT, OP_OPENAT2, OP_STAT, OP_LSTAT, OP_FSTATAT, OP_STATX, OP_ACCESS,
-	OP_FACCESSAT, OP_READLINK, OP_CHDIR, OP_TRUNCATE, OP_XATTR, OP_STATFS, OP_PASS_ABS,
+	OP_FACCESSAT, OP_READLINK, OP_CHDIR, OP_TRUNCATE, OP_XATTR, OP_STATFS, OP_MKDIR,
+	OP_UNLINK, OP_RMDIR, OP_UNLINKAT, OP_RENAME, OP_PASS_ABS,
 };
 
 #define NONE	-1, -1
@@ -668,20 +727,20 @@ static const struct rt_op ops[] = {
 	{ __NR_listxattr, -1, 0, NONE, -1, OP_XATTR },
 	{ __NR_llistxattr, -1, 0, NONE, -1, OP_XATTR },
 	{ __NR_statfs, -1, 0, NONE, -1, OP_STATFS },
+	{ __NR_mkdir, -1, 0, NONE, -1, OP_MKDIR },
+	{ __NR_mkdirat, 0, 1, NONE, -1, OP_MKDIR },
+	{ __NR_unlink, -1, 0, NONE, -1, OP_UNLINK },
+	{ __NR_unlinkat, 0, 1, NONE, -1, OP_UNLINKAT },
+	{ __NR_rmdir, -1, 0, NONE, -1, OP_RMDIR },
+	{ __NR_rename, -1, 0, -1, 1, -1, OP_RENAME },
+	{ __NR_renameat, 0, 1, 2, 3, -1, OP_RENAME },
+	{ __NR_renameat2, 0, 1, 2, 3, -1, OP_RENAME },
 	/*
-	 * Not through a grant yet: the kernel has no directory operations, changes of mode,
-	 * owner or times with borrowed credentials (issue 13). Relative to an emulated working
-	 * directory they are made on the absolute path, with the program's own rights (in a
-	 * tree: EACCES), never on the kernel's working directory, which is not the program's.
+	 * Not through a grant: the kernel lends no credentials to links, changes of mode, owner
+	 * or times. Relative to an emulated working directory they are made on the absolute
+	 * path, with the program's own rights (in a tree: EACCES), never on the kernel's working
+	 * directory, which is not the program's.
 	 */
-	{ __NR_mkdir, -1, 0, NONE, -1, OP_PASS_ABS },
-	{ __NR_mkdirat, 0, 1, NONE, -1, OP_PASS_ABS },
-	{ __NR_unlink, -1, 0, NONE, -1, OP_PASS_ABS },
-	{ __NR_unlinkat, 0, 1, NONE, -1, OP_PASS_ABS },
-	{ __NR_rmdir, -1, 0, NONE, -1, OP_PASS_ABS },
-	{ __NR_rename, -1, 0, -1, 1, -1, OP_PASS_ABS },
-	{ __NR_renameat, 0, 1, 2, 3, -1, OP_PASS_ABS },
-	{ __NR_renameat2, 0, 1, 2, 3, -1, OP_PASS_ABS },
 	{ __NR_link, -1, 0, -1, 1, -1, OP_PASS_ABS },
 	{ __NR_linkat, 0, 1, 2, 3, 4, OP_PASS_ABS },
 	{ __NR_symlink, -1, 1, NONE, -1, OP_PASS_ABS },
@@ -748,8 +807,31 @@ static long pass_abs(long nr, const long *a, const struct rt_op *op, enum where 
 	return same_call(nr, b);
 }
 
+/*
+ * rename, the first name at (w, t): both names beneath one grant, on its one fd (the kernel
+ * takes a rename between two open directories as EXDEV, as between file systems: mv copies
+ * then). Between two trees, or between a tree and a path outside every tree: EXDEV too.
+ * Neither in a tree: the program's own call.
+ */
+static long do_rename(long nr, long *a, const struct rt_op *op, enum where w, struct target *t)
+{
+	long flags = nr == __NR_renameat2 ? a[4] : 0;
+	struct target t2;
+	enum where w2;
+
+	w2 = resolve((int)arg(a, op->dirfd2), (const char *)a[(int)op->path2], 0, &t2);
+	if (w2 == W_ERROR)
+		return t2.err;
+	if (w != W_TREE && w2 != W_TREE)
+		return w == W_PASS && w2 == W_PASS ? same_call(nr, a) : pass_abs(nr, a, op, w, t);
+	if (w != W_TREE || w2 != W_TREE || t2.grant != t->grant)
+		return E(EXDEV_);
+	return SC5(__NR_renameat2, grant_fd(t), t->rel, grant_fd(t), t2.rel,
+		   flags | AT_CRED_INHERIT_);
+}
+
 /* A call whose path lies in a tree, made through its grant. */
-static long through_grant(const struct rt_op *op, long nr, long *a, const struct target *t)
+static long grant_call(const struct rt_op *op, long nr, long *a, const struct target *t)
 {
 	long ret;
 
@@ -770,22 +852,23 @@ static long through_grant(const struct rt_op *op, long nr, long *a, const struct
 		return do_open(t, (long)how.flags, (long)how.mode);
 	}
 	case OP_STAT:
-		return do_fstat_path(t, 0, nr, (void *)a[1], 0, 0);
+		return do_stat(t, nr, 0, 0, (void *)a[1]);
 	case OP_LSTAT:
-		return do_fstat_path(t, 1, nr, (void *)a[1], 0, 0);
+		return do_stat(t, nr, AT_SYMLINK_NOFOLLOW_, 0, (void *)a[1]);
 	case OP_FSTATAT:
-		return do_fstat_path(t, (a[3] & AT_SYMLINK_NOFOLLOW_) != 0, nr, (void *)a[2], 0,
-				     0);
+		/* "" with AT_EMPTY_PATH: the fd itself, which the kernel stats without a walk */
+		return *(const char *)a[1] ? do_stat(t, nr, a[3], 0, (void *)a[2]) :
+		       same_call(nr, a);
 	case OP_STATX:
-		return do_fstat_path(t, (a[2] & AT_SYMLINK_NOFOLLOW_) != 0, nr, (void *)a[4],
-				     a[2], a[3]);
+		return *(const char *)a[1] ? do_stat(t, nr, a[2], a[3], (void *)a[4]) :
+		       same_call(nr, a);
 	case OP_ACCESS:
 		return do_access(t, a[1], 0);
 	case OP_FACCESSAT:
-		return do_access(t, a[2], nr == __NR_faccessat2 &&
-				 (a[3] & AT_SYMLINK_NOFOLLOW_));
+		return do_access(t, a[2], nr == __NR_faccessat2 ? a[3] : 0);
 	case OP_READLINK:
-		return do_readlink(t);
+		return op->dirfd < 0 ? do_readlink(t, (char *)a[1], a[2]) :
+		       do_readlink(t, (char *)a[2], a[3]);
 	case OP_CHDIR:
 		return do_chdir(t);
 	case OP_TRUNCATE:
@@ -801,13 +884,85 @@ static long through_grant(const struct rt_op *op, long nr, long *a, const struct
 		SC1(__NR_close, fd);
 		return ret;
 	}
+	case OP_MKDIR:
+		return do_mkdir(t, op->dirfd < 0 ? a[1] : a[2]);
+	case OP_UNLINK:
+		return SC3(__NR_unlinkat, grant_fd(t), t->rel, AT_CRED_INHERIT_);
+	case OP_RMDIR:
+		return SC3(__NR_unlinkat, grant_fd(t), t->rel, AT_REMOVEDIR_ | AT_CRED_INHERIT_);
+	case OP_UNLINKAT:
+		return SC3(__NR_unlinkat, grant_fd(t), t->rel, a[2] | AT_CRED_INHERIT_);
 	}
 	return E(EINVAL_);
 }
 
+/*
+ * EXDEV from the kernel's walk beneath the grant: the path left the tree on the way (a
+ * symbolic link out of it, a mount in it). Then the call is the program's own, on its path,
+ * as without the grant.
+ */
+static long through_grant(const struct rt_op *op, long nr, long *a, struct target *t)
+{
+	long ret = grant_call(op, nr, a, t);
+
+	if (ret == E(EXDEV_) && op->op != OP_CHDIR)
+		return pass_abs(nr, a, op, W_TREE, t);
+	return ret;
+}
+
+/*
+ * A directory fd the runtime does not know (a dup, one opened without O_DIRECTORY) that the
+ * kernel refused a lookup from (EPERM: a borrowed directory starts no walk with the
+ * program's own rights): its path, from its /proc/self/fd link (readlink works for it), is
+ * learned if it lies in a tree. 1: learned, the call can be made again.
+ */
+static int learn_dirfd(int fd)
+{
+	static const char self_fd[] = "/proc/self/fd/";
+	char link[32], num[12], buf[RT_PATH_MAX];
+	struct rt_stat st;
+	const char *rel;
+	size_t n = sizeof(self_fd) - 1, k = 0;
+	long len;
+	int grant, v;
+
+	if (fd < 0 || fd >= RT_FD_MAX || dirfd_get(fd, buf))
+		return 0;
+	memcpy(link, self_fd, n);
+	for (v = fd; v || !k; v /= 10)
+		num[k++] = (char)('0' + v % 10);
+	while (k)
+		link[n++] = num[--k];
+	link[n] = '\0';
+	len = SC4(__NR_readlinkat, AT_FDCWD_, link, buf, sizeof(buf) - 1);
+	if (len <= 0 || buf[0] != '/' || SC2(__NR_fstat, fd, &st) < 0 ||
+	    (st.mode & S_IFMT_) != S_IFDIR_)
+		return 0;
+	buf[len] = '\0';
+	len = (long)normalise(buf, (size_t)len, NULL);
+	grant = grant_of(buf, (size_t)len, &rel);
+	if (grant < 0)
+		return 0;
+	dirfd_put(fd, grant, &st, buf, dir_len(buf, (size_t)len));
+	return 1;
+}
+
+static long redirect_once(const struct rt_op *op, long nr, long *a);
+
 static long redirect(long nr, long *a)
 {
 	const struct rt_op *op = op_find(nr);
+	long ret = redirect_once(op, nr, a);
+
+	if (ret == E(EPERM_) && op && op->dirfd >= 0 &&
+	    (learn_dirfd((int)a[(int)op->dirfd]) |
+	     (op->dirfd2 >= 0 && learn_dirfd((int)a[(int)op->dirfd2]))))
+		ret = redirect_once(op, nr, a);
+	return ret;
+}
+
+static long redirect_once(const struct rt_op *op, long nr, long *a)
+{
 	struct target t;
 	long flags, ret;
 	enum where w;
@@ -819,12 +974,12 @@ static long redirect(long nr, long *a)
 	if (nr == __NR_fchdir) {
 		ret = (long)dirfd_get((int)a[0], t.buf);
 		if (ret) {
-			cwd_set(t.buf, (size_t)ret);
+			cwd_set(t.buf, (size_t)ret, 0);
 			return 0;
 		}
 		ret = same_call(nr, a);
 		if (ret == 0)
-			cwd_set("", 0);
+			kernel_cwd(NULL);
 		return ret;
 	}
 	if (!op)
@@ -838,9 +993,11 @@ static long redirect(long nr, long *a)
 		/* Out of the trees: the kernel's working directory from now on. */
 		ret = w == W_OUTSIDE ? SC1(__NR_chdir, t.buf) : same_call(nr, a);
 		if (ret == 0)
-			cwd_set("", 0);
+			kernel_cwd(w == W_OUTSIDE ? t.buf : NULL);
 		return ret;
 	}
+	if (op->op == OP_RENAME)
+		return do_rename(nr, a, op, w, &t);
 	if (op->op == OP_PASS_ABS || w != W_TREE)
 		return w == W_PASS && op->path2 < 0 ? same_call(nr, a) : pass_abs(nr, a, op, w, &t);
 	return through_grant(op, nr, a, &t);
@@ -1046,9 +1203,11 @@ HIDDEN long rt_arm(void)
 	}
 	/* Started with the working directory in a tree: the program's is emulated from here. */
 	memcpy(buf, rt_conf.cwd, len + 1);
-	len = normalise(buf, len);
+	len = normalise(buf, len, NULL);
 	if (buf[0] == '/' && grant_of(buf, len, &rel) >= 0)
-		cwd_set(buf, dir_len(buf, len));
+		cwd_set(buf, dir_len(buf, len), 0);
+	else
+		kernel_cwd(buf);
 	rt_exec_arm();
 	return SC4(__NR_rt_sigaction, SIGSYS_, &act, 0, 8);
 }

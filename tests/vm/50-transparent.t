@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 add=(--add tests/vm/transparent:/credbox/transparent)
 [ ! -f /etc/ld.so.cache ] || add+=(--add /etc/ld.so.cache:/etc/ld.so.cache)
-for f in cat ls cp mv rm mkdir; do
+for f in cat ls cp mv rm mkdir rmdir; do
 	[ ! -x /usr/bin/$f ] || add+=(--add /usr/bin/$f:/gnu/bin/$f)
 done
 [ ! -x /usr/bin/python3.11 ] || add+=(--add /usr/bin/python3.11:/usr/bin/python3.11

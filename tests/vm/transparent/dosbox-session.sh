@@ -2,8 +2,7 @@
 # dosbox-session.sh: Debian's DOSBox, unmodified, under credbox --profile conf/dosbox.ini as
 # sandbox, on a drive C: owned by drive (mode 0700) that sandbox cannot open by itself. Run
 # as root in the guest (busybox sh) by tests/vm/transparent/guest.sh (50-transparent.t) and
-# by tests/vm/run-demo (make run). Prints what it does, then "ok - " / "not ok - " lines;
-# steps that need the kernel's directory operations (issue 13) end in "# TODO issue 13".
+# by tests/vm/run-demo (make run). Prints what it does, then "ok - " / "not ok - " lines.
 CB=/credbox/build/credbox
 P=/credbox/conf/dosbox.ini
 C=/srv/dosemu/drive_c
@@ -57,17 +56,18 @@ ok $([ "$(txt TYPE.TXT)" = "hello from dos" ]; echo $?) "TYPE shows README.TXT"
 ok $(txt NEW.TXT | grep -q '^new'; echo $?) "ECHO > NEW.TXT creates a file"
 ok $([ "$(txt COPY.TXT)" = "hello from dos" ]; echo $?) "COPY copies README.TXT"
 bad=
-for f in DIR.TXT TYPE.TXT NEW.TXT COPY.TXT DIRD.TXT; do
+for f in DIR.TXT TYPE.TXT NEW.TXT COPY.TXT DIRD.TXT NEWDIR NEWDIR/IN.TXT MOVED.TXT; do
 	[ "$(owner $C/$f)" = 1001:1001 ] || bad="$bad $f:$(owner $C/$f)"
 done
-ok $([ -z "$bad" ]; echo $?) "every file DOSBox created belongs to drive (1001:1001)$bad"
+ok $([ -z "$bad" ]; echo $?) \
+	"every file and directory DOSBox created or renamed belongs to drive (1001:1001)$bad"
 ok $([ -f $C/DIRD.TXT ] && ! grep -qi secret $C/DIRD.TXT; echo $?) \
 	"a drive mounted from outside every grant shows nothing of drive's SECRET.TXT"
-# The directory operations: mkdir, rename, unlink and rmdir with drive's credentials need the
-# kernel of issue 13; until then DOSBox gets EACCES, as without the grant.
+# The directory operations: the kernel's, with drive's credentials.
 ok $([ -d $C/NEWDIR ] && [ "$(owner $C/NEWDIR)" = 1001:1001 ]; echo $?) \
-	"MD NEWDIR makes a directory that belongs to drive # TODO issue 13"
-ok $([ -f $C/NEWDIR/IN.TXT ]; echo $?) "CD NEWDIR, then a file created in it # TODO issue 13"
-ok $([ -f $C/MOVED.TXT ] && [ ! -e $C/RENME.TXT ]; echo $?) "REN RENME.TXT MOVED.TXT # TODO issue 13"
-ok $([ ! -e $C/DELME.TXT ]; echo $?) "DEL DELME.TXT # TODO issue 13"
-ok $([ ! -e $C/GONE ]; echo $?) "RD GONE # TODO issue 13"
+	"MD NEWDIR makes a directory that belongs to drive"
+ok $([ "$(txt NEWDIR/IN.TXT)" = "in newdir" ]; echo $?) "CD NEWDIR, then a file created in it"
+ok $([ "$(txt MOVED.TXT)" = "rename me" ] && [ ! -e $C/RENME.TXT ]; echo $?) \
+	"REN RENME.TXT MOVED.TXT"
+ok $([ ! -e $C/DELME.TXT ] && [ -f $C/README.TXT ]; echo $?) "DEL DELME.TXT"
+ok $([ ! -e $C/GONE ]; echo $?) "RD GONE"

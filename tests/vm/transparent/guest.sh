@@ -18,6 +18,8 @@ mkdir -p $D/sub $D/empty /srv/tp/other
 echo hello >$D/README
 echo nested >$D/sub/NESTED.TXT
 echo secret >/srv/tp/other/SECRET
+ln -s README $D/LINK
+ln -s /credbox/transparent/exec.txt $D/OUT
 chown -R drive:drive $D
 chown -R other:other /srv/tp/other
 chmod 0700 $D $D/sub $D/empty /srv/tp/other
@@ -42,6 +44,7 @@ for kind in dynamic static; do
 	run "$kind files" $prog files
 	ok $([ "$(stat -c %u:%g:%s $D/NEW.TXT 2>&1)" = 1001:1001:3 ]; echo $?) \
 		"$kind: NEW.TXT, created by sandbox through its own path, is drive's (1001:1001), 3 bytes"
+	run "$kind dirops" $prog dirops
 	run "$kind threads" $prog threads
 	run "$kind sigsys" $prog sigsys
 	run "$kind exempt" $prog exempt
@@ -90,10 +93,21 @@ if [ -x /gnu/bin/cat ]; then
 	sed 's|^command_line = program$|command_line = program\ncwd = /srv/tp/drive/sub|' $P >$O/cwd.ini
 	out=$($CB --profile $O/cwd.ini -- /gnu/bin/cat NESTED.TXT ../README 2>&1 | tr '\n' ' ')
 	ok $([ "$out" = "nested hello " ]; echo $?) "[program] cwd = $D/sub: cat NESTED.TXT ../README: $out"
-	# TODO issue 13: mv, rm, mkdir need the kernel's directory operations with the owner's
-	# credentials; until then they fail with EACCES, as they would without the grant.
+	# The directory operations, through the kernel's with drive's credentials.
 	out=$($CB --profile $P -- /gnu/bin/mkdir $D/NEWDIR 2>&1)
-	ok $([ ! -e $D/NEWDIR ]; echo $?) "coreutils mkdir: not yet (issue 13): $out # TODO issue 13"
+	ok $([ "$(stat -c %F:%u:%g $D/NEWDIR 2>&1)" = directory:1001:1001 ]; echo $?) \
+		"coreutils mkdir $D/NEWDIR: a directory of drive's ($out)"
+	out=$($CB --profile $P -- /gnu/bin/mkdir -p $D/NEWDIR/a/b 2>&1)
+	ok $([ "$(stat -c %u $D/NEWDIR/a/b 2>&1)" = 1001 ]; echo $?) "coreutils mkdir -p NEWDIR/a/b ($out)"
+	out=$($CB --profile $P -- /gnu/bin/mv $D/COPY $D/NEWDIR/MOVED 2>&1)
+	ok $([ "$(cat $D/NEWDIR/MOVED 2>&1)" = hello ] && [ ! -e $D/COPY ]; echo $?) \
+		"coreutils mv COPY NEWDIR/MOVED ($out)"
+	out=$($CB --profile $P -- /gnu/bin/rmdir $D/NEWDIR/a/b 2>&1)
+	ok $([ ! -e $D/NEWDIR/a/b ] && [ -d $D/NEWDIR/a ]; echo $?) "coreutils rmdir NEWDIR/a/b ($out)"
+	out=$($CB --profile $P -- /gnu/bin/rm $D/NEWDIR/MOVED 2>&1)
+	ok $([ ! -e $D/NEWDIR/MOVED ]; echo $?) "coreutils rm NEWDIR/MOVED ($out)"
+	out=$($CB --profile $P -- /gnu/bin/rm -r $D/NEWDIR 2>&1)
+	ok $([ ! -e $D/NEWDIR ]; echo $?) "coreutils rm -r NEWDIR ($out)"
 else
 	echo "ok - coreutils # SKIP /gnu/bin missing"
 fi
@@ -110,6 +124,12 @@ if [ -x /usr/bin/python3.11 ]; then
 	out=$($CB --profile $P -- /usr/bin/python3.11 -I -S /credbox/transparent/tp-exec.py 2>$O/err)
 	sed 's/^/# python stderr: /' $O/err
 	ok $([ "$out" = "outside the trees" ]; echo $?) "python3 os.execv of GNU cat: $out"
+	out=$($CB --profile $P -- /usr/bin/python3.11 -I -S /credbox/transparent/tp-dirops.py 2>$O/err)
+	sed 's/^/# python stderr: /' $O/err
+	ok $([ "$out" = "1001 1001 B.TXT" ]; echo $?) \
+		"python3 os.mkdir (drive's), os.rename, os.remove, os.rmdir in the tree: $out"
+	ok $([ -f $D/PYDIR/B.TXT ] && [ "$(ls $D/PYDIR)" = B.TXT ] &&
+		[ "$(stat -c %u $D/PYDIR/B.TXT)" = 1001 ]; echo $?) "python3: as root, PYDIR holds B.TXT only"
 else
 	echo "ok - python3 # SKIP /usr/bin/python3.11 missing"
 fi

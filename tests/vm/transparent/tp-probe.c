@@ -7,6 +7,11 @@
  *   tp-probe files      open, creat, stat family, access, readlink, opendir, *at calls on a
  *                       directory fd, chdir/fchdir/getcwd, truncate, xattrs, raw syscalls,
  *                       and what stays refused (.., outside the grant)
+ *   tp-probe dirops     mkdir, unlink, rmdir, rename (and their *at forms, raw renameat2),
+ *                       lstat, statx, faccessat2 and readlink of links, O_PATH, through the
+ *                       kernel's directory operations with drive's credentials; a link out
+ *                       of the tree and ".." above it get the program's own rights; a rename
+ *                       between the tree and elsewhere EXDEV
  *   tp-probe threads    8 threads opening and stating in the tree at once
  *   tp-probe sigsys     the program's own SIGSYS handler and mask: redirection goes on, the
  *                       program's handler gets the SIGSYS it is sent
@@ -193,6 +198,110 @@ static void files(void)
 	check(fd >= 0, "a path outside every tree opens as the program itself would (%s)",
 	      fd >= 0 ? "ok" : strerror(errno));
 	close(fd);
+}
+
+/* errno of a call that returned r (0 if it succeeded). */
+static int err_of(long r)
+{
+	return r < 0 ? errno : 0;
+}
+
+static int is_drives(const char *path, mode_t type)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == type && st.st_uid == 1001 &&
+	       st.st_gid == 1001;
+}
+
+/* The kernel's directory operations with the grant's credentials, by the program's paths. */
+static void dirops(void)
+{
+	struct statx sx;
+	struct stat st;
+	char buf[256];
+	int dfd, fd, e;
+	long n;
+
+	e = err_of(mkdir(T "/NEWD", 0755));
+	check(!e && is_drives(T "/NEWD", S_IFDIR), "mkdir in the tree: a directory of drive's (%s)",
+	      strerror(e));
+	e = err_of(mkdir(T "/NEWD", 0755));
+	check(e == EEXIST, "mkdir of an existing name: EEXIST (%s)", strerror(e));
+	e = err_of(mkdir(T "/NEWD/deeper/", 0700));
+	check(!e && is_drives(T "/NEWD/deeper", S_IFDIR), "mkdir with a trailing slash (%s)",
+	      strerror(e));
+	dfd = open(T "/NEWD", O_RDONLY | O_DIRECTORY);
+	e = err_of(mkdirat(dfd, "at", 0700));
+	check(dfd >= 0 && !e && is_drives(T "/NEWD/at", S_IFDIR),
+	      "mkdirat relative to a directory fd in the tree (%s)", strerror(e));
+	fd = open(T "/NEWD/f1", O_CREAT | O_WRONLY, 0600);
+	close(fd);
+	e = err_of(rename(T "/NEWD/f1", T "/NEWD/f2"));
+	check(fd >= 0 && !e && is_drives(T "/NEWD/f2", S_IFREG) && access(T "/NEWD/f1", F_OK) < 0,
+	      "rename within the tree (%s)", strerror(e));
+	e = err_of(renameat(dfd, "f2", AT_FDCWD, T "/f3"));
+	check(!e && is_drives(T "/f3", S_IFREG),
+	      "renameat from a directory fd in the tree to an absolute path in it (%s)",
+	      strerror(e));
+	close(open(T "/f4", O_CREAT | O_WRONLY, 0600));
+	e = err_of(syscall(SYS_renameat2, AT_FDCWD, T "/f3", AT_FDCWD, T "/f4",
+			   1 /* RENAME_NOREPLACE */));
+	check(e == EEXIST, "raw renameat2(RENAME_NOREPLACE) onto an existing name: EEXIST (%s)",
+	      strerror(e));
+	e = err_of(rename(T "/f3", "/dev/null"));
+	check(e == EXDEV, "rename out of the tree: EXDEV, as between file systems (%s)",
+	      strerror(e));
+	e = err_of(rename("/dev/null", T "/f5"));
+	check(e == EXDEV, "rename into the tree: EXDEV (%s)", strerror(e));
+	e = err_of(unlink(T "/f3"));
+	check(!e && unlink(T "/f4") == 0 && stat(T "/f3", &st) < 0 && errno == ENOENT,
+	      "unlink in the tree (%s)", strerror(e));
+	e = err_of(unlink(T "/NEWD"));
+	check(e == EISDIR, "unlink of a directory: EISDIR (%s)", strerror(e));
+	e = err_of(rmdir(T "/NEWD"));
+	check(e == ENOTEMPTY, "rmdir of a directory that is not empty: ENOTEMPTY (%s)",
+	      strerror(e));
+	e = chdir(T "/NEWD") ? errno : err_of(rmdir("deeper"));
+	check(!e && access(T "/NEWD/deeper", F_OK) < 0,
+	      "rmdir relative to the emulated working directory (%s)", strerror(e));
+	chdir("/");
+	e = err_of(unlinkat(dfd, "at", AT_REMOVEDIR));
+	check(!e, "unlinkat(dirfd, AT_REMOVEDIR) (%s)", strerror(e));
+	close(dfd);
+	e = err_of(rmdir(T "/NEWD/"));
+	check(!e && stat(T "/NEWD", &st) < 0 && errno == ENOENT, "rmdir of the emptied directory "
+	      "(%s)", strerror(e));
+
+	/* Links in the tree: LINK -> README, OUT -> a file outside it (guest.sh). */
+	memset(buf, 0, sizeof(buf));
+	n = readlink(T "/LINK", buf, sizeof(buf));
+	check(n == 6 && !strcmp(buf, "README"), "readlink of a link in the tree: \"%s\" (%s)", buf,
+	      n < 0 ? strerror(errno) : "ok");
+	n = readlinkat(AT_FDCWD, T "/LINK", buf, 3);
+	check(n == 3 && !memcmp(buf, "REA", 3), "readlinkat with a short buffer: %ld", n);
+	check(lstat(T "/LINK", &st) == 0 && S_ISLNK(st.st_mode), "lstat of a link in the tree");
+	check(stat(T "/LINK", &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 6,
+	      "stat follows it within the tree");
+	e = err_of(statx(AT_FDCWD, T "/LINK", AT_SYMLINK_NOFOLLOW, STATX_TYPE, &sx));
+	check(!e && S_ISLNK(sx.stx_mode), "statx(AT_SYMLINK_NOFOLLOW) of it (%s)", strerror(e));
+	e = err_of(syscall(SYS_faccessat2, AT_FDCWD, T "/LINK", R_OK, AT_SYMLINK_NOFOLLOW));
+	check(!e, "faccessat2(AT_SYMLINK_NOFOLLOW) of it (%s)", strerror(e));
+	fd = open(T "/README", O_PATH);
+	check(fd >= 0 && fstat(fd, &st) == 0 && st.st_size == 6, "open(O_PATH) and fstat");
+	close(fd);
+	e = err_of(stat(T "/OUT", &st));
+	check(e == EACCES, "stat of a link leading out of the tree: the program's own rights, "
+	      "EACCES (%s)", strerror(e));
+	check(lstat(T "/OUT", &st) == 0 && S_ISLNK(st.st_mode), "lstat of that link");
+	/* ".." above the tree's root: outside it, the program's own rights (DOSBox stats it) */
+	e = err_of(stat(T "/..", &st));
+	check(!e && S_ISDIR(st.st_mode) && st.st_uid == 0, "stat(\"" T "/..\"): the directory "
+	      "above, root's (%s)", strerror(e));
+	dfd = open(T, O_RDONLY | O_DIRECTORY);
+	e = err_of(fstatat(dfd, "..", &st, 0));
+	check(!e && st.st_uid == 0, "fstatat(tree's fd, \"..\") (%s)", strerror(e));
+	close(dfd);
 }
 
 /* ---- threads ---------------------------------------------------------------------------------- */
@@ -555,6 +664,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(what, "files"))
 		files();
+	else if (!strcmp(what, "dirops"))
+		dirops();
 	else if (!strcmp(what, "threads"))
 		threads();
 	else if (!strcmp(what, "sigsys"))
@@ -592,7 +703,7 @@ int main(int argc, char **argv)
 		sethostname("x", 1);
 		printf("still alive\n");
 	} else {
-		fprintf(stderr, "usage: tp-probe files|threads|sigsys|exempt|fork|exec|exec-static|"
+		fprintf(stderr, "usage: tp-probe files|dirops|threads|sigsys|exempt|fork|exec|exec-static|"
 			"exec-threads|exec-cat|exec-script|deny|kill\n");
 		return 2;
 	}
