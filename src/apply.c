@@ -209,6 +209,26 @@ static int check_ro_grants(const struct plan *plan, int abi, struct failure *err
 	return 0;
 }
 
+/*
+ * A transparent grant makes the program's stat, mkdir, unlink and rename with the kernel's
+ * directory operations: a kernel without them stops the run here, not each call later.
+ */
+static int check_dirops(const struct plan *plan, struct failure *err)
+{
+	size_t i;
+
+	for (i = 0; i < plan->ndirs; i++) {
+		if (plan->dirs[i].transparent && preopen_probe_dirops() == -EOPNOTSUPP)
+			return fail(err, EXIT_CREDBOX, plan->dirs[i].transparent_line,
+				    "boot a kernel with the whole credbox series (kernel-patches/), "
+				    "or set transparent = no", -EOPNOTSUPP,
+				    "[dir %s] transparent = yes: this kernel lacks the directory "
+				    "operations (AT_CRED_INHERIT) through which the program's stat, "
+				    "mkdir, unlink and rename reach the tree", plan->dirs[i].name);
+	}
+	return 0;
+}
+
 static int preflight(const struct plan *plan, struct filter_bpf *bpf, struct redirect *rd,
 		     struct failure *err)
 {
@@ -245,6 +265,9 @@ static int preflight(const struct plan *plan, struct filter_bpf *bpf, struct red
 				    "[dir %s]: cannot probe for O_CRED_ALLOW: %s",
 				    plan->dirs[0].name, strerror(-e));
 	}
+	e = check_dirops(plan, err);
+	if (e)
+		return e;
 	e = check_paths(plan, err);
 	if (e)
 		return e;
