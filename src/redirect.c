@@ -343,7 +343,7 @@ static void fill_exec(const struct plan *plan, struct rt_conf *c)
 
 static void fill_grants(const struct plan *plan, struct rt_conf *c)
 {
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < plan->ndirs && c->ngrants < RT_MAX_GRANTS; i++) {
 		const struct plan_dir *d = &plan->dirs[i];
@@ -353,11 +353,6 @@ static void fill_grants(const struct plan *plan, struct rt_conf *c)
 			continue;
 		g->fd = d->fd;
 		g->rw = d->rw;
-		g->uid = d->id.uid;
-		g->gid = d->id.gid;
-		for (j = 0; j < d->id.ngroups && j < RT_MAX_GROUPS; j++)
-			g->groups[j] = d->id.groups[j];
-		g->ngroups = (uint32_t)j;
 		snprintf(g->name, sizeof(g->name), "%s", d->name);
 		snprintf(g->path, sizeof(g->path), "%s", d->path);
 		g->len = (uint32_t)strlen(g->path);

@@ -18,7 +18,6 @@
 #define RT_PATH_MAX		4096		/* as the kernel's PATH_MAX */
 #define RT_NR_MAX		512		/* x86_64 system call numbers below this */
 #define RT_POOL_SIZE		(48 << 10)	/* denial messages */
-#define RT_MAX_GROUPS		64
 #define RT_FD_MAX		1024		/* directory fds tracked: numbers below this */
 #define RT_CWD_SLOTS		16		/* processes sharing the runtime's memory */
 #define RT_AUXV_MAX		16		/* auxv entries passed on at an execve */
@@ -51,9 +50,6 @@ struct rt_grant {
 	int32_t fd;			/* the O_CRED_ALLOW directory */
 	int32_t rw;			/* access = rw */
 	uint32_t len;			/* of path */
-	uint32_t uid, gid;		/* the identity it lends: for access(2) */
-	uint32_t ngroups;
-	uint32_t groups[RT_MAX_GROUPS];
 	char name[68];			/* the [dir NAME] */
 	char path[RT_PATH_MAX];		/* absolute, no trailing '/', no "." or ".." */
 };

@@ -259,9 +259,7 @@ static int grant_of(const char *p, size_t len, const char **rel)
  */
 static size_t normalise(char *p, size_t len, int *left)
 {
-	size_t blen;
-
-	size_t r = 0, w = 0;
+	size_t r = 0, w = 0, blen;
 	int slash = len > 1 && p[len - 1] == '/';
 
 	while (r < len) {
@@ -571,17 +569,17 @@ static long peek_open(const struct target *t, int nofollow)
 	return tree_open(t, O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0), 0);
 }
 
+static long grant_fd(const struct target *t)
+{
+	return rt_conf.grants[t->grant].fd;
+}
+
 /*
  * The kernel's directory operations and lookups with the grant's credentials: the call itself
  * on the grant's fd with AT_CRED_INHERIT, beneath it (the kernel scopes the walk as
  * RESOLVE_BENEATH; the path is the tree's relative one). AT_EMPTY_PATH goes: an empty path on
  * a directory fd was made its path by resolve, and the kernel refuses it with the flag.
  */
-static long grant_fd(const struct target *t)
-{
-	return rt_conf.grants[t->grant].fd;
-}
-
 static long do_stat(const struct target *t, long nr, long flags, long mask, void *buf)
 {
 	flags = (flags & ~(long)AT_EMPTY_PATH_) | AT_CRED_INHERIT_;
