@@ -123,6 +123,24 @@ static int check_paths(const struct plan *plan, struct failure *err)
 	return 0;
 }
 
+/* The first writable [filesystem] directory on the filesystem of the tree at dir, or NULL. */
+static const struct plan_path *writable_beside(const struct plan *plan, const char *dir)
+{
+	struct stat tree, w;
+	size_t j;
+
+	if (stat(dir, &tree) < 0)
+		return NULL;		/* preopen says what is wrong with it */
+	for (j = 0; j < plan->npaths; j++) {
+		const struct plan_path *p = &plan->paths[j];
+
+		if (p->rw && stat(p->path, &w) == 0 && S_ISDIR(w.st_mode) &&
+		    w.st_dev == tree.st_dev)
+			return p;
+	}
+	return NULL;
+}
+
 /*
  * A file the program makes through a grant belongs to the grant's owner, with the content and
  * mode the program chose. If the program can also reach that file by path with its own rights
@@ -135,39 +153,33 @@ static int check_paths(const struct plan *plan, struct failure *err)
 static int check_link_out(const struct plan *plan, struct failure *err)
 {
 	struct preopen_fscred saved;
-	struct stat tree, w;
-	size_t i, j;
+	const struct plan_path *p;
+	size_t i;
 	int e, reach;
 
 	for (i = 0; i < plan->ndirs; i++) {
-		if (stat(plan->dirs[i].path, &tree) < 0)
-			continue;		/* preopen says what is wrong with it */
-		for (j = 0; j < plan->npaths; j++) {
-			const struct plan_path *p = &plan->paths[j];
-
-			if (!p->rw || stat(p->path, &w) < 0 || !S_ISDIR(w.st_mode) ||
-			    w.st_dev != tree.st_dev)
-				continue;
-			e = preopen_become(&plan->run, &saved);
-			if (e)
-				return fail(err, EXIT_CREDBOX, NO_LINE, NULL, e,
-					    "cannot take on the identity of %s: %s",
-					    plan->run.name, strerror(-e));
-			reach = faccessat(AT_FDCWD, plan->dirs[i].path, X_OK, AT_EACCESS) == 0;
-			if (preopen_leave(&saved))
-				return fail(err, EXIT_CREDBOX, NO_LINE, NULL, -EPERM,
-					    "restoring credentials");
-			if (reach)
-				return fail(err, EXIT_CREDBOX, p->line,
-					    "make the tree's top directory one only its owner can "
-					    "search (chmod 0700), or the writable path one on another "
-					    "filesystem", -EPERM,
-					    "[filesystem] rw = %s is on the filesystem of [dir %s] "
-					    "(%s), which %s can reach by path: it could hard-link a "
-					    "file it makes through the grant, owned by %s, into %s",
-					    p->path, plan->dirs[i].name, plan->dirs[i].path,
-					    plan->run.name, plan->dirs[i].id.name, p->path);
-		}
+		p = writable_beside(plan, plan->dirs[i].path);
+		if (!p)
+			continue;
+		e = preopen_become(&plan->run, &saved);
+		if (e)
+			return fail(err, EXIT_CREDBOX, NO_LINE, NULL, e,
+				    "cannot take on the identity of %s: %s",
+				    plan->run.name, strerror(-e));
+		reach = faccessat(AT_FDCWD, plan->dirs[i].path, X_OK, AT_EACCESS) == 0;
+		if (preopen_leave(&saved))
+			return fail(err, EXIT_CREDBOX, NO_LINE, NULL, -EPERM,
+				    "restoring credentials");
+		if (reach)
+			return fail(err, EXIT_CREDBOX, p->line,
+				    "make the tree's top directory one only its owner can "
+				    "search (chmod 0700), or the writable path one on another "
+				    "filesystem", -EPERM,
+				    "[filesystem] rw = %s is on the filesystem of [dir %s] "
+				    "(%s), which %s can reach by path: it could hard-link a "
+				    "file it makes through the grant, owned by %s, into %s",
+				    p->path, plan->dirs[i].name, plan->dirs[i].path,
+				    plan->run.name, plan->dirs[i].id.name, p->path);
 	}
 	return 0;
 }
@@ -215,18 +227,18 @@ static int check_ro_grants(const struct plan *plan, int abi, struct failure *err
  */
 static int check_dirops(const struct plan *plan, struct failure *err)
 {
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < plan->ndirs; i++) {
-		if (plan->dirs[i].transparent && preopen_probe_dirops() == -EOPNOTSUPP)
-			return fail(err, EXIT_CREDBOX, plan->dirs[i].transparent_line,
-				    "boot a kernel with the whole credbox series (kernel-patches/), "
-				    "or set transparent = no", -EOPNOTSUPP,
-				    "[dir %s] transparent = yes: this kernel lacks the directory "
-				    "operations (AT_CRED_INHERIT) through which the program's stat, "
-				    "mkdir, unlink and rename reach the tree", plan->dirs[i].name);
-	}
-	return 0;
+	while (i < plan->ndirs && !plan->dirs[i].transparent)
+		i++;
+	if (i == plan->ndirs || preopen_probe_dirops() != -EOPNOTSUPP)
+		return 0;
+	return fail(err, EXIT_CREDBOX, plan->dirs[i].transparent_line,
+		    "boot a kernel with the whole credbox series (kernel-patches/), "
+		    "or set transparent = no", -EOPNOTSUPP,
+		    "[dir %s] transparent = yes: this kernel lacks the directory "
+		    "operations (AT_CRED_INHERIT) through which the program's stat, "
+		    "mkdir, unlink and rename reach the tree", plan->dirs[i].name);
 }
 
 static int preflight(const struct plan *plan, struct filter_bpf *bpf, struct redirect *rd,
