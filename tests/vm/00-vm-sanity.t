@@ -12,7 +12,7 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else nok "$what"; fi; }
 
-echo 1..16
+echo 1..19
 
 # --- one boot: facts about the guest, then a failing exit status
 mkdir -p "$tmp/tree/sub"
@@ -29,6 +29,9 @@ $VMRUN --keep-log "$tmp/console.log" \
 	echo "mounts=$(awk "{print \$2 \":\" \$3}" /proc/mounts | sort | tr "\n" " ")"
 	echo "stat=$(/opt/hostbin/stat -c %a:%F /tmp)"
 	echo "added=$(cat /deep/er/tree/sub/file)"
+	echo "ext4=$(awk "\$2 == \"/mnt/ext4\" {print \$1 \":\" \$3}" /proc/mounts):$(echo w >/mnt/ext4/tmp/w && cat /mnt/ext4/tmp/w)"
+	echo "spare=$(blockdev --getsize64 /dev/vdb):$LTP_DEV"
+	echo "loop=$(dd if=/dev/zero of=/mnt/ext4/tmp/img bs=1M count=8 2>/dev/null && losetup -f --show /mnt/ext4/tmp/img)"
 	echo "stdin=$(cat | wc -c)"
 	echo last-line; exit 3' >"$tmp/out" 2>"$tmp/err"
 status=$?
@@ -42,7 +45,7 @@ check "the guest command's exit status (3) is vm-run's" [ "$status" -eq 3 ]
 in_order() {
 	[ "$(head -n 1 "$tmp/out" | cut -c1-5)" = cpus= ] &&
 		[ "$(tail -n 1 "$tmp/out" | tr -d '\r')" = last-line ] &&
-		[ "$(wc -l <"$tmp/out")" -eq 9 ]
+		[ "$(wc -l <"$tmp/out")" -eq 12 ]
 }
 check "the command's output arrives complete, in order" in_order
 check "the guest sees at least 2 CPUs" [ "$(get cpus)" -ge 2 ] 2>/dev/null
@@ -54,6 +57,9 @@ check "/proc, /sys, /dev (devtmpfs) and /tmp (tmpfs) are mounted" \
 	grep -Eq '^mounts=.*/dev:devtmpfs .*/proc:proc .*/sys:sysfs .*/tmp:tmpfs ' "$tmp/out"
 check "a dynamic host program added with --add runs (ldd closure)" [ "$(get stat)" = "1777:directory" ]
 check "--add copies a directory, parents created" [ "$(get added)" = payload ]
+check "the guest's first disk is ext4 on /mnt/ext4, writable" [ "$(get ext4)" = /dev/vda:ext4:w ]
+check "a spare 512 MiB block device, named by \$LTP_DEV" [ "$(get spare)" = 536870912:/dev/vdb ]
+check "a loop device over a file of the disk" [ "$(get loop)" = /dev/loop0 ]
 check "the command's stdin is empty" [ "$(get stdin)" = 0 ]
 check "--keep-log saved the console log" grep -q 'Linux version' "$tmp/console.log"
 check "the boot's console log has no kernel report" $VMRUN --scan-log "$tmp/console.log"

@@ -1,8 +1,10 @@
 #!/bin/bash
 # 10-openat2-selftests.t: the kernel tree's own openat2 selftests (openat2_test,
 # resolve_test), built from the patched work tree against its uapi headers and
-# run in the guest; their TAP results are passed through, renumbered.
-# rename_attack_test is slow under TCG and runs in 90-rename-attack.t.
+# run in the guest, on /tmp's tmpfs and again on the guest's ext4 disk (/tmp
+# bound there; results named ./ext4-PROG); their TAP results are passed
+# through, renumbered. rename_attack_test is slow under TCG and runs in
+# 90-rename-attack.t.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/vm/lib.sh
@@ -24,8 +26,14 @@ if [ "$built" -eq 0 ]; then
 fi
 
 adds=()
-for p in "${progs[@]}"; do adds+=(--add "$tmp/$p:/ksft/openat2/$p"); done
+runs=()
+for p in "${progs[@]}"; do
+	ksft_on_ext4 "$tmp" "$p" tmp
+	adds+=(--add "$tmp/$p:/ksft/openat2/$p" --add "$tmp/ext4-$p:/ksft/openat2/ext4-$p")
+done
+for p in "${progs[@]}"; do runs+=("./$p"); done
+for p in "${progs[@]}"; do runs+=("./ext4-$p"); done
 tests/vm/vm-run --kernel "$BZIMAGE" --timeout 900 "${adds[@]}" -- \
-	"cd /ksft/openat2 && $(ksft_guest_cmd "${progs[@]/#/./}")" >"$tmp/out"
+	"cd /ksft/openat2 && $(ksft_guest_cmd "${runs[@]}")" >"$tmp/out"
 status=$?
 ksft_report "$tmp/out" "$status"

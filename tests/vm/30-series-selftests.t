@@ -12,6 +12,8 @@
 #                              readlink in a lent tree: privilege gap, escapes,
 #                              fd-swap and rename races, sticky, Landlock, io_uring
 #
+# Each runs twice in one boot: on the private tmpfs its fixtures mount, then
+# on the guest's ext4 disk (CRED_TEST_DIR, results named ./ext4-PROG).
 # Their TAP is passed through, renumbered. On the patched kernel nothing may be
 # skipped: a SKIP there means the feature is missing, so it counts as a failure.
 # CREDBOX_SERIES_KSFT=DIR takes the sources from another selftests directory.
@@ -41,7 +43,8 @@ for p in "${progs[@]}"; do
 		continue
 	fi
 	chmod 0755 "$tmp/$p"
-	adds+=(--add "$tmp/$p:/ksft/series/$p")
+	ksft_on_ext4 "$tmp" "$p" env
+	adds+=(--add "$tmp/$p:/ksft/series/$p" --add "$tmp/ext4-$p:/ksft/series/ext4-$p")
 done
 if [ "${#adds[@]}" -eq 0 ]; then
 	echo "1..$n"
@@ -50,6 +53,7 @@ fi
 
 built=()
 for p in "${progs[@]}"; do [ -x "$tmp/$p" ] && built+=("./$p"); done
+for p in "${progs[@]}"; do [ -x "$tmp/$p" ] && built+=("./ext4-$p"); done
 start=$SECONDS
 tests/vm/vm-run --timeout 1200 "${adds[@]}" -- \
 	"cd /ksft/series && $(ksft_guest_cmd "${built[@]}")" >"$tmp/out"

@@ -16,6 +16,12 @@
 #                          then the plan
 #   extract_new_file PATCH PATH
 #                          print the file a patch creates (its new-file hunk)
+#   ksft_on_ext4 DIR PROG env|tmp
+#                          write DIR/ext4-PROG, a guest script that runs ./PROG with
+#                          its files on the guest's ext4 disk: CRED_TEST_DIR set for
+#                          the series' fixtures (env), or /tmp itself on the disk for
+#                          tests that use /tmp (tmp); a result fails when the disk is
+#                          not mounted
 
 VM_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 VMRUN=$VM_REPO/tests/vm/vm-run
@@ -109,6 +115,26 @@ extract_new_file() {
 		}
 		END { exit found ? 0 : 1 }
 	' "$1"
+}
+
+ksft_on_ext4() {
+	local dir=$1 prog=$2 mode=$3 run
+	case $mode in
+	env) run="CRED_TEST_DIR=/mnt/ext4/tmp exec ./$prog" ;;
+	tmp) run="mount --bind /mnt/ext4/tmp /tmp || exit 1; ./$prog; st=\$?; umount /tmp; exit \$st" ;;
+	*) echo "ksft_on_ext4: mode env or tmp, not '$mode'" >&2; return 2 ;;
+	esac
+	cat >"$dir/ext4-$prog" <<-EOF
+	#!/bin/sh
+	# $prog with its files on the guest's ext4 disk (tests/vm/lib.sh, ksft_on_ext4)
+	if ! grep -q '^/dev/vda /mnt/ext4 ext4 ' /proc/mounts; then
+		echo "1..1"
+		echo "not ok 1 - $prog on ext4: the guest's disk is not mounted on /mnt/ext4"
+		exit 1
+	fi
+	$run
+	EOF
+	chmod 0755 "$dir/ext4-$prog"
 }
 
 # ksft_cc OUT SRC... [FLAGS]: compile a kselftest program for the guest.
