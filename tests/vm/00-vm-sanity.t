@@ -31,7 +31,9 @@ $VMRUN --keep-log "$tmp/console.log" \
 	echo "added=$(cat /deep/er/tree/sub/file)"
 	echo "ext4=$(awk "\$2 == \"/mnt/ext4\" {print \$1 \":\" \$3}" /proc/mounts):$(echo w >/mnt/ext4/tmp/w && cat /mnt/ext4/tmp/w)"
 	echo "spare=$(blockdev --getsize64 /dev/vdb):$LTP_DEV"
-	echo "loop=$(dd if=/dev/zero of=/mnt/ext4/tmp/img bs=1M count=8 2>/dev/null && losetup -f --show /mnt/ext4/tmp/img)"
+	dd if=/dev/zero of=/mnt/ext4/tmp/img bs=1M count=8 2>/dev/null
+	loop=$(losetup -f) && losetup "$loop" /mnt/ext4/tmp/img &&
+		echo "loop=$loop:$(blockdev --getsize64 "$loop")"
 	echo "stdin=$(cat | wc -c)"
 	echo last-line; exit 3' >"$tmp/out" 2>"$tmp/err"
 status=$?
@@ -59,7 +61,7 @@ check "a dynamic host program added with --add runs (ldd closure)" [ "$(get stat
 check "--add copies a directory, parents created" [ "$(get added)" = payload ]
 check "the guest's first disk is ext4 on /mnt/ext4, writable" [ "$(get ext4)" = /dev/vda:ext4:w ]
 check "a spare 512 MiB block device, named by \$LTP_DEV" [ "$(get spare)" = 536870912:/dev/vdb ]
-check "a loop device over a file of the disk" [ "$(get loop)" = /dev/loop0 ]
+check "a loop device over a file of the disk" [ "$(get loop)" = /dev/loop0:8388608 ]
 check "the command's stdin is empty" [ "$(get stdin)" = 0 ]
 check "--keep-log saved the console log" grep -q 'Linux version' "$tmp/console.log"
 check "the boot's console log has no kernel report" $VMRUN --scan-log "$tmp/console.log"
