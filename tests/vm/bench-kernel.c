@@ -214,12 +214,14 @@ static int bench_open(long count, int rounds)
 	double plain[MAX_ROUNDS], inherit[MAX_ROUNDS], ratio[MAX_ROUNDS];
 	char dir[] = "/tmp/bench-open.XXXXXX";
 	unsigned long long flag = OA2_CRED_INHERIT;
-	int dfd, fd, i;
+	int dfd, pfd, fd, i;
 
 	if (make_tree(dir))
 		return 1;
+	/* the flag's opens through an O_CRED_ALLOW fd, the plain ones through a plain fd */
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CRED_ALLOW);
-	if (dfd < 0)
+	pfd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (dfd < 0 || pfd < 0)
 		return 1;
 	fd = oa2(dfd, "a/b/c/f", O_RDONLY | flag, 0);
 	printf("open_supported=%d\n", fd >= 0);
@@ -227,15 +229,15 @@ static int bench_open(long count, int rounds)
 		close(fd);
 	else
 		flag = 0;
-	open_loop(dfd, 0, count / 10 + 1);
+	open_loop(pfd, 0, count / 10 + 1);
 	open_loop(dfd, flag, count / 10 + 1);
 	for (i = 0; i < rounds; i++) {
 		/* Alternate the order so that drift favours neither. */
 		if (i % 2) {
 			inherit[i] = open_loop(dfd, flag, count);
-			plain[i] = open_loop(dfd, 0, count);
+			plain[i] = open_loop(pfd, 0, count);
 		} else {
-			plain[i] = open_loop(dfd, 0, count);
+			plain[i] = open_loop(pfd, 0, count);
 			inherit[i] = open_loop(dfd, flag, count);
 		}
 		if (plain[i] <= 0 || inherit[i] <= 0)
@@ -258,16 +260,19 @@ static const char *const dirop_names[DIROPS_N] = {
 };
 
 /*
- * ns per operation of @count operations OP beneath @dfd, with the opt-in when
- * @inherit.  Root runs them, so its own rights suffice without the flag: the
- * pairs differ by the flag only.  mkdir with the opt-in is openat2(O_CREAT |
+ * ns per operation of @count operations OP beneath the tree, with the opt-in
+ * through @lent (its O_CRED_ALLOW fd) when @inherit, else through @plain (a
+ * plain fd of it: a lent directory starts no call of its holder's own but an
+ * open).  Root runs them, so its own rights suffice without the flag: the
+ * pairs differ by the flag and the directory fd only.  mkdir with the opt-in is openat2(O_CREAT |
  * O_DIRECTORY | O_EXCL) and a close, so without it mkdirat() is followed by
  * the open and close that give the same result.  readlink with the opt-in is
  * an O_PATH open, readlinkat(fd, "") and a close; without it, the same calls.
  * Untimed set-up (making what rmdir and unlink remove) runs before the clock.
  */
-static double dirop_loop(int dfd, int op, int inherit, long count)
+static double dirop_loop(int lent, int plain, int op, int inherit, long count)
 {
+	const int dfd = inherit ? lent : plain;
 	const int at = inherit ? AT_CRED_INHERIT : 0;
 	const unsigned long long oa = inherit ? OA2_CRED_INHERIT : 0;
 	char name[32], buf[64];
@@ -279,8 +284,8 @@ static double dirop_loop(int dfd, int op, int inherit, long count)
 	if (op == 3 || op == 4) {	/* rmdir, unlink: make the victims first */
 		for (i = 0; i < count; i++) {
 			snprintf(name, sizeof(name), "a/b/c/v%ld", i);
-			if (op == 3 ? mkdirat(dfd, name, 0700) :
-			    (fd = openat(dfd, name, O_CREAT | O_WRONLY | O_CLOEXEC, 0600)) < 0 ||
+			if (op == 3 ? mkdirat(plain, name, 0700) :
+			    (fd = openat(plain, name, O_CREAT | O_WRONLY | O_CLOEXEC, 0600)) < 0 ||
 			    close(fd))
 				return -1;
 		}
@@ -327,7 +332,7 @@ static double dirop_loop(int dfd, int op, int inherit, long count)
 	if (op == 2)	/* the directories made are removed untimed */
 		for (i = 0; i < count; i++) {
 			snprintf(name, sizeof(name), "a/b/c/m%ld", i);
-			unlinkat(dfd, name, AT_REMOVEDIR);
+			unlinkat(plain, name, AT_REMOVEDIR);
 		}
 	return (double)t0 / count;
 }
@@ -350,7 +355,7 @@ static int bench_dirops(long count, int rounds)
 	double plain[DIROPS_N][MAX_ROUNDS], inherit[DIROPS_N][MAX_ROUNDS];
 	double ratio[DIROPS_N][MAX_ROUNDS], direct[MAX_ROUNDS];
 	char dir[] = "/tmp/bench-dirops.XXXXXX", path[96];
-	int dfd, op, i;
+	int dfd, pfd, op, i;
 
 	if (make_tree(dir))
 		return 1;
@@ -358,7 +363,8 @@ static int bench_dirops(long count, int rounds)
 	if (symlink("f", path))
 		return 1;
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CRED_ALLOW);
-	if (dfd < 0)
+	pfd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (dfd < 0 || pfd < 0)
 		return 1;
 	/* Without the directory operations unlinkat refuses the flag: EINVAL. */
 	i = unlinkat(dfd, "nothing", AT_CRED_INHERIT) ? errno : 0;
@@ -367,18 +373,18 @@ static int bench_dirops(long count, int rounds)
 		return 0;
 	count &= ~1L;	/* renames go there and back */
 	for (op = 0; op < DIROPS_N; op++) {
-		dirop_loop(dfd, op, 0, (count / 20 + 1) * 2);
-		dirop_loop(dfd, op, 1, (count / 20 + 1) * 2);
+		dirop_loop(dfd, pfd, op, 0, (count / 20 + 1) * 2);
+		dirop_loop(dfd, pfd, op, 1, (count / 20 + 1) * 2);
 	}
 	for (i = 0; i < rounds; i++) {
 		for (op = 0; op < DIROPS_N; op++) {
 			/* Alternate the order so that drift favours neither. */
 			if (i % 2) {
-				inherit[op][i] = dirop_loop(dfd, op, 1, count);
-				plain[op][i] = dirop_loop(dfd, op, 0, count);
+				inherit[op][i] = dirop_loop(dfd, pfd, op, 1, count);
+				plain[op][i] = dirop_loop(dfd, pfd, op, 0, count);
 			} else {
-				plain[op][i] = dirop_loop(dfd, op, 0, count);
-				inherit[op][i] = dirop_loop(dfd, op, 1, count);
+				plain[op][i] = dirop_loop(dfd, pfd, op, 0, count);
+				inherit[op][i] = dirop_loop(dfd, pfd, op, 1, count);
 			}
 			if (plain[op][i] <= 0 || inherit[op][i] <= 0) {
 				fprintf(stderr, "bench-kernel: %s failed\n", dirop_names[op]);
@@ -386,7 +392,7 @@ static int bench_dirops(long count, int rounds)
 			}
 			ratio[op][i] = inherit[op][i] / plain[op][i];
 		}
-		direct[i] = readlink_direct(dfd, count);
+		direct[i] = readlink_direct(pfd, count);
 	}
 	printf("dirops_count=%ld\ndirops_rounds=%d\n", count, rounds);
 	for (op = 0; op < DIROPS_N; op++)
