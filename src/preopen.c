@@ -416,46 +416,76 @@ int preopen_check(const struct plan_dir *dir, const struct plan_ident *sandbox, 
 	return preopen_check_bounded(dir, sandbox, fd, PREOPEN_MAX_TREE_ENTRIES, err);
 }
 
-int preopen_dir(const struct plan_dir *dir, const struct plan_ident *sandbox, int *fd,
-		struct failure *err)
+/*
+ * As the owner: open the directory at @path, then the same directory again, by ".", with
+ * O_CRED_ALLOW. The lent descriptor starts no walk of credbox's own but an open, and what that
+ * opens is kept borrowed, so the tree is checked through the plain one; "." re-resolves no path,
+ * so both are the one directory. Returns 0 with *@plain and *@lent, or -errno with the step that
+ * failed in *@step.
+ */
+static int open_as_owner(const struct plan_dir *dir, int *plain, int *lent, const char **step)
 {
 	/*
 	 * No one may redirect the path while we open it with the owner's rights: symbolic links
 	 * are refused unless trusted, magic links (/proc/PID/fd/...) always.
 	 */
 	struct open_how how = {
-		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_CRED_ALLOW,
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
 		.resolve = RESOLVE_NO_MAGICLINKS | (dir->trust_symlinks ? 0 : RESOLVE_NO_SYMLINKS),
 	};
 	struct preopen_fscred saved;
-	int e, opened;
+	int e;
+
+	*lent = -1;
+	*step = "taking on the owner's identity";
+	e = preopen_become(&dir->id, &saved);
+	if (e)
+		return e;
+	*step = "openat2";
+	*plain = syscall(SYS_openat2, AT_FDCWD, dir->path, &how, sizeof(how));
+	e = *plain < 0 ? -errno : 0;
+	if (!e) {
+		*step = "reopening it with O_CRED_ALLOW";
+		*lent = openat(*plain, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_CRED_ALLOW);
+		e = *lent < 0 ? -errno : 0;
+	}
+	if (preopen_leave(&saved) && !e) {
+		*step = "restoring credentials";
+		e = -EPERM;
+	}
+	if (e) {
+		if (*plain >= 0)
+			close(*plain);
+		if (*lent >= 0)
+			close(*lent);
+	}
+	return e;
+}
+
+int preopen_dir(const struct plan_dir *dir, const struct plan_ident *sandbox, int *fd,
+		struct failure *err)
+{
+	const char *step;
+	int e, plain, lent;
 	size_t i;
 
 	*fd = -1;
-	e = preopen_become(&dir->id, &saved);
-	if (e)
-		return failed(err, "taking on the owner's identity", dir->path, e);
-	opened = syscall(SYS_openat2, AT_FDCWD, dir->path, &how, sizeof(how));
-	e = opened < 0 ? -errno : 0;
-	if (preopen_leave(&saved)) {
-		if (opened >= 0)
-			close(opened);
-		return failed(err, "restoring credentials", dir->path, -EPERM);
-	}
-	for (i = 0; e && i < ARRAY_SIZE(open_errors); i++) {
+	e = open_as_owner(dir, &plain, &lent, &step);
+	for (i = 0; e && !strcmp(step, "openat2") && i < ARRAY_SIZE(open_errors); i++) {
 		if (open_errors[i].e == -e && (open_errors[i].trusted < 0 ||
 					       open_errors[i].trusted == !!dir->trust_symlinks))
 			return refuse(err, e, open_errors[i].hint, dir->path, "%s",
 				      open_errors[i].what);
 	}
 	if (e)
-		return failed(err, "openat2", dir->path, e);
-	e = preopen_check(dir, sandbox, opened, err);
+		return failed(err, step, dir->path, e);
+	e = preopen_check(dir, sandbox, plain, err);
+	close(plain);
 	if (e) {
-		close(opened);
+		close(lent);
 		return e;
 	}
-	*fd = opened;
+	*fd = lent;
 	return 0;
 }
 
