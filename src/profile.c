@@ -540,7 +540,7 @@ static const struct profile_key keys[] = {
 	  F(struct policy_program, umask), "0077",
 	  "The program's file mode creation mask." },
 	{ SEC_PROGRAM, "new_session", "yes|no", 0, parse_bool,
-	  F(struct policy_program, new_session), "yes",
+	  F(struct policy_program, new_session), "no",
 	  "Run the program in a session of its own, without a controlling terminal." },
 
 	{ SEC_IDENTITY, "user", "user", KEY_REQUIRED, parse_ident,
@@ -1080,7 +1080,6 @@ static void policy_defaults(struct policy *pol)
 
 	memset(pol, 0, sizeof(*pol));
 	pol->program.umask = 077;
-	pol->program.new_session = 1;
 	pol->seccomp.errnum = EPERM;
 	for (i = 0; i < PROFILE_MAX_DIRS; i++)
 		pol->dirs[i].fd = -1;

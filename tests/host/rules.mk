@@ -8,7 +8,7 @@ HOST_TFLAGS = $(filter-out -O2,$(CFLAGS)) -O1
 FUZZ_TIME  ?= 300
 
 TEST_BINS += $(HT)/t-profile $(HT)/t-privdrop $(HT)/t-landlock $(HT)/t-filter \
-	     $(HT)/t-preopen $(HT)/t-redirect $(HT)/sysprobe $(HT)/nolandlock
+	     $(HT)/t-preopen $(HT)/t-redirect $(HT)/sysprobe $(HT)/nolandlock $(HT)/pty-drive
 ifneq ($(shell command -v clang),)
 TEST_BINS += $(HT)/fuzz-profile
 endif
@@ -40,6 +40,10 @@ bench-redirect: $(HT)/redirect-bench
 
 # A small program the filter probe runs under credbox's filters (no libseccomp in it).
 $(HT)/sysprobe: tests/host/sysprobe.c | $(HT)
+	$(CC) $(HOST_TFLAGS) -o $@ $<
+
+# A user at a terminal, for the job control tests (jobctl.t).
+$(HT)/pty-drive: tests/host/pty-drive.c | $(HT)
 	$(CC) $(HOST_TFLAGS) -o $@ $<
 
 # The parser alone, with ASan and libFuzzer.
