@@ -6,8 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "apply.h"
@@ -411,10 +414,36 @@ static int confine(const struct plan *plan, const int *dir_fds, struct failure *
 	return 0;
 }
 
-int apply_session(const struct plan *plan, int *wait_status, struct failure *err)
+/*
+ * The program never outlives the process that started credbox (bwrap's --die-with-parent):
+ * the kernel sends SIGKILL when this process's parent ends. parent: the pid it must still
+ * have, read before it could end unseen; had it ended before the signal was asked for, no
+ * signal would ever come, and getppid() now names another process. The kernel forgets the
+ * signal at every change of the effective or fs ids: apply asks for it after the last.
+ */
+static int tie_to_parent(const struct plan *plan, pid_t parent, struct failure *err)
+{
+	int line = profile_seen(&plan->pol->program.sec, SEC_PROGRAM, "die_with_parent");
+
+	if (!plan->die_with_parent)
+		return 0;
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+		return fail(err, EXIT_CREDBOX, NO_LINE, NULL, -errno,
+			    "prctl(PR_SET_PDEATHSIG): %s", strerror(errno));
+	if (getppid() != parent)
+		return fail(err, EXIT_CREDBOX, line ? line : NO_LINE,
+			    "set \"die_with_parent = no\" in [program] for a program that outlives "
+			    "its caller", -ESRCH,
+			    "the process that started credbox (pid %d) ended: the program does not "
+			    "outlive it", (int)parent);
+	return 0;
+}
+
+int apply_session(const struct plan *plan, pid_t *parent, int *wait_status,
+		  struct failure *err)
 {
 	int line = profile_seen(&plan->pol->program.sec, SEC_PROGRAM, "new_session");
-	pid_t child;
+	pid_t child, self = getpid();
 	int e;
 
 	if (!plan->new_session)
@@ -424,7 +453,16 @@ int apply_session(const struct plan *plan, int *wait_status, struct failure *err
 		return fail(err, EXIT_CREDBOX, line ? line : NO_LINE,
 			    "set \"new_session = no\" in [program] to keep the caller's session", e,
 			    "cannot start a new session: %s", strerror(-e));
+	if (!e && getpid() != self)
+		*parent = self;		/* the child: the program dies with the waiting parent */
 	if (e > 0) {
+		/* ... which dies with credbox's parent, itself (it keeps its ids to the end) */
+		e = tie_to_parent(plan, *parent, err);
+		if (e) {
+			kill(child, SIGKILL);
+			waitpid(child, NULL, 0);
+			return e;
+		}
 		*wait_status = session_wait(child);
 		if (*wait_status < 0)
 			return fail(err, EXIT_CREDBOX, NO_LINE, NULL, *wait_status,
@@ -523,7 +561,7 @@ static int arm_runtime(struct loader_image *img, const struct redirect *rd,
 			strerror(-e)) : 0;
 }
 
-int apply(const struct plan *plan, const char *summary, struct failure *err)
+int apply(const struct plan *plan, pid_t parent, const char *summary, struct failure *err)
 {
 	int dir_fds[PROFILE_MAX_DIRS];
 	struct loader_image *img;
@@ -553,6 +591,11 @@ int apply(const struct plan *plan, const char *summary, struct failure *err)
 
 	/* 3. Drop privilege for good: a compromised program gets no root, no capability back. */
 	e = drop_privileges(plan, err);
+	if (e)
+		return e;
+
+	/* ... and, the ids final, no program left running, reparented, once its caller is gone. */
+	e = tie_to_parent(plan, parent, err);
 	if (e)
 		return e;
 

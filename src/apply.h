@@ -6,22 +6,27 @@
 #ifndef CREDBOX_APPLY_H
 #define CREDBOX_APPLY_H
 
+#include <sys/types.h>
+
 #include "failure.h"
 #include "plan.h"
 
 /*
- * Returns (why, the exit status and the profile's line in err) only on failure. summary: NULL,
- * or text (--verbose) written to stderr once everything but seccomp is in place, the last
- * moment a write cannot be denied by the profile's filter.
+ * Returns (why, the exit status and the profile's line in err) only on failure. parent: the
+ * process whose end ends the program (die_with_parent): credbox's parent, read with getppid()
+ * first thing, or the waiting parent of a new session (apply_session). summary: NULL, or text
+ * (--verbose) written to stderr once everything but seccomp is in place, the last moment a
+ * write cannot be denied by the profile's filter.
  */
-int apply(const struct plan *plan, const char *summary, struct failure *err);
+int apply(const struct plan *plan, pid_t parent, const char *summary, struct failure *err);
 
 /*
  * Step 0, before apply: the new session (session.h), unless the profile keeps the caller's.
- * 0: go on with apply; 1: this is the parent that waited, *wait_status is how the program
- * ended; -errno, with err filled.
+ * 0: go on with apply, *parent now the process apply ties the program to; 1: this is the
+ * parent that waited, *wait_status is how the program ended; -errno, with err filled.
  */
-int apply_session(const struct plan *plan, int *wait_status, struct failure *err);
+int apply_session(const struct plan *plan, pid_t *parent, int *wait_status,
+		  struct failure *err);
 
 /*
  * --check: everything apply() checks before its first lasting change, done and undone: the

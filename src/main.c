@@ -502,6 +502,8 @@ struct run {
 
 int main(int argc, char **argv)
 {
+	/* The process the program must not outlive (apply.h), read before it can end unseen. */
+	pid_t parent = getppid();
 	struct options opt;
 	struct run *r;
 	struct diag d;
@@ -532,11 +534,11 @@ int main(int argc, char **argv)
 		return check(&d, &r->plan);
 	summary = opt.verbose ? verbose_summary(&d, &r->plan) : NULL;
 	fflush(NULL);
-	e = apply_session(&r->plan, &status, &r->err);
+	e = apply_session(&r->plan, &parent, &status, &r->err);
 	if (e > 0)
 		return end_like(status);
 	if (!e)
-		apply(&r->plan, summary, &r->err);
+		apply(&r->plan, parent, summary, &r->err);
 	print_failure(&d, &r->err);
 	return r->err.status;
 }

@@ -517,6 +517,7 @@ int plan_build(const struct policy *pol, const struct ident_db *db, char *const 
 	plan->cwd_line = pol->program.cwd.line;
 	plan->umask = (mode_t)pol->program.umask;
 	plan->new_session = pol->program.new_session;
+	plan->die_with_parent = pol->program.die_with_parent;
 	err = build_paths(pol, plan);
 	ret = err ? err : ret;
 	err = filter_resolve(&pol->seccomp, &plan->filter, d);
@@ -570,6 +571,9 @@ static void describe_program(const struct plan *plan, FILE *out)
 	fprintf(out, "\n            in %s, umask %04o, %s\n", plan->cwd, (unsigned)plan->umask,
 		plan->new_session ? "in a session of its own (no controlling terminal)" :
 		"in the caller's session (keeps its controlling terminal)");
+	fprintf(out, "            %s\n", plan->die_with_parent ?
+		"ends when the process that started credbox ends (SIGKILL)" :
+		"may outlive the process that started credbox");
 }
 
 static void describe_dirs(const struct plan *plan, FILE *out)

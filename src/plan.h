@@ -54,6 +54,7 @@ struct plan {
 	int cwd_line;			/* of [program] cwd; 0: the default, "/" */
 	mode_t umask;
 	int new_session;		/* setsid: no controlling terminal */
+	int die_with_parent;		/* PR_SET_PDEATHSIG: ends when credbox's parent does */
 	struct plan_dir dirs[PROFILE_MAX_DIRS];
 	size_t ndirs;
 	int max_fd;			/* highest dir fd (2 if none) */

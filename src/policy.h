@@ -43,6 +43,7 @@ struct policy_program {
 	struct pstr cwd;	/* NULL: "/" */
 	int umask;
 	int new_session;
+	int die_with_parent;
 };
 
 struct policy_identity {

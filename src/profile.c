@@ -542,6 +542,9 @@ static const struct profile_key keys[] = {
 	{ SEC_PROGRAM, "new_session", "yes|no", 0, parse_bool,
 	  F(struct policy_program, new_session), "no",
 	  "Run the program in a session of its own, without a controlling terminal." },
+	{ SEC_PROGRAM, "die_with_parent", "yes|no", 0, parse_bool,
+	  F(struct policy_program, die_with_parent), "yes",
+	  "End the program with SIGKILL when the process that started credbox ends." },
 
 	{ SEC_IDENTITY, "user", "user", KEY_REQUIRED, parse_ident,
 	  F(struct policy_identity, user), NULL,
@@ -1080,6 +1083,7 @@ static void policy_defaults(struct policy *pol)
 
 	memset(pol, 0, sizeof(*pol));
 	pol->program.umask = 077;
+	pol->program.die_with_parent = 1;
 	pol->seccomp.errnum = EPERM;
 	for (i = 0; i < PROFILE_MAX_DIRS; i++)
 		pol->dirs[i].fd = -1;
