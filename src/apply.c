@@ -9,9 +9,12 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/capability.h>
 
 #include "apply.h"
 #include "filter.h"
@@ -244,6 +247,68 @@ static int check_dirops(const struct plan *plan, struct failure *err)
 		    "mkdir, unlink and rename reach the tree", plan->dirs[i].name);
 }
 
+/* Whether this process may raise a hard limit (CAP_SYS_RESOURCE, effective): 1, 0, -errno. */
+static int may_raise_limits(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(SYS_capget, &hdr, data) < 0)
+		return -errno;
+	return !!(data[CAP_TO_INDEX(CAP_SYS_RESOURCE)].effective &
+		  CAP_TO_MASK(CAP_SYS_RESOURCE));
+}
+
+/* A limit as the profile writes it, for messages. */
+static const char *limit_str(unsigned long long v, char *buf, size_t size)
+{
+	if (v == PLIMIT_INFINITY)
+		return "infinity";
+	snprintf(buf, size, "%llu", v);
+	return buf;
+}
+
+/*
+ * What the kernel would refuse set_limits as root, found before any change: more open files
+ * than fs.nr_open, and a hard limit above the caller's without CAP_SYS_RESOURCE (a container's
+ * root may lack it). Not root (--check): only the first, a run has root's capabilities.
+ */
+static int check_limits(const struct plan *plan, struct failure *err)
+{
+	unsigned long long nr_open = 0;
+	char b1[24], b2[24];
+	struct rlimit cur;
+	size_t i;
+	FILE *f;
+
+	for (i = 0; i < plan->nlimits; i++) {
+		const struct plan_limit *l = &plan->limits[i];
+
+		if (l->resource == RLIMIT_NOFILE && (f = fopen("/proc/sys/fs/nr_open", "re"))) {
+			if (fscanf(f, "%llu", &nr_open) != 1)
+				nr_open = 0;
+			fclose(f);
+			if (nr_open && l->hard > nr_open)
+				return fail(err, EXIT_CREDBOX, l->line,
+					    "lower it, or raise sysctl fs.nr_open", -EPERM,
+					    "[limits] nofile: %s is above the kernel's limit on open "
+					    "files, fs.nr_open (%llu)", limit_str(l->hard, b1, sizeof(b1)),
+					    nr_open);
+		}
+		if (geteuid() != 0 || getrlimit(l->resource, &cur) < 0 ||
+		    cur.rlim_max == RLIM_INFINITY || l->hard <= cur.rlim_max ||
+		    may_raise_limits() > 0)
+			continue;
+		return fail(err, EXIT_CREDBOX, l->line ? l->line : NO_LINE,
+			    "lower it, or raise the caller's hard limit (ulimit -H)", -EPERM,
+			    "[limits] %s: %s is above the caller's hard limit (%s), which only "
+			    "CAP_SYS_RESOURCE may raise, and credbox does not have it", l->name,
+			    limit_str(l->hard, b1, sizeof(b1)),
+			    limit_str(cur.rlim_max, b2, sizeof(b2)));
+	}
+	return 0;
+}
+
 static int preflight(const struct plan *plan, struct filter_bpf *bpf, struct redirect *rd,
 		     struct failure *err)
 {
@@ -284,6 +349,9 @@ static int preflight(const struct plan *plan, struct filter_bpf *bpf, struct red
 	if (e)
 		return e;
 	e = check_paths(plan, err);
+	if (e)
+		return e;
+	e = check_limits(plan, err);
 	if (e)
 		return e;
 	/* The profile's filter, with the traps of the redirect runtime when it is armed. */
@@ -529,6 +597,38 @@ static int open_program(const struct plan *plan, struct loader_image **imgp,
 	return 0;
 }
 
+/*
+ * Step 2b: [limits], what a hostile program may take from the machine. While still root, since
+ * raising a hard limit above the caller's needs CAP_SYS_RESOURCE, and after the directories
+ * took their fd numbers, which nofile may lie below. Each stops an attack:
+ *   nproc   a fork bomb: the processes of the program's uid, all of them counted, taking
+ *           every pid and CPU (the kernel enforces it once the uid is no longer root)
+ *   as      a memory hog driving the machine into the OOM killer, which may pick another
+ *   fsize   filling a file system through a writable grant or path (SIGXFSZ, then EFBIG)
+ *   nofile  taking the kernel's open files from everyone else
+ *   cpu     a program spinning on a CPU forever (SIGXCPU at the soft limit, SIGKILL at the
+ *           hard one)
+ *   core    a core dump writing the program's memory, with what it read through the grants,
+ *           to disk (0 unless the profile says otherwise; being non-dumpable stops most too)
+ */
+static int set_limits(const struct plan *plan, struct failure *err)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nlimits; i++) {
+		const struct plan_limit *l = &plan->limits[i];
+		struct rlimit rl = {
+			.rlim_cur = l->soft == PLIMIT_INFINITY ? RLIM_INFINITY : l->soft,
+			.rlim_max = l->hard == PLIMIT_INFINITY ? RLIM_INFINITY : l->hard,
+		};
+
+		if (setrlimit(l->resource, &rl) < 0)
+			return fail(err, EXIT_CREDBOX, l->line ? l->line : NO_LINE, NULL, -errno,
+				    "[limits] %s: setrlimit: %s", l->name, strerror(errno));
+	}
+	return 0;
+}
+
 /* Step 3: privileges dropped for good, then, as the sandboxed user, its cwd and umask. */
 static int drop_privileges(const struct plan *plan, struct failure *err)
 {
@@ -588,6 +688,11 @@ int apply(const struct plan *plan, pid_t parent, const char *summary, struct fai
 		return fail(err, EXIT_CREDBOX, NO_LINE, NULL, e,
 			    "moving the directories to their fds (up to %d): %s", plan->max_fd,
 			    strerror(-e));
+
+	/* ... the limits on what it may consume (each stops a way to take the machine down) ... */
+	e = set_limits(plan, err);
+	if (e)
+		return e;
 
 	/* 3. Drop privilege for good: a compromised program gets no root, no capability back. */
 	e = drop_privileges(plan, err);

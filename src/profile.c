@@ -378,6 +378,72 @@ static int parse_errno(struct pctx *c, const struct profile_key *k, void *field,
 }
 
 /*
+ * One value of [limits]: "infinity", or a decimal number; a size may end in K, M, G or T
+ * (powers of 1024). 0, or -1 for anything else, an overflow included.
+ */
+static int limit_number(const char *s, size_t len, int size, unsigned long long *out)
+{
+	static const char units[] = "KMGT";
+	unsigned long long n = 0, mult = 1;
+	const char *u;
+	size_t i;
+
+	if ((len == 8 && !strncmp(s, "infinity", 8)) || (len == 9 && !strncmp(s, "unlimited", 9))) {
+		*out = PLIMIT_INFINITY;
+		return 0;
+	}
+	if (size && len > 1 && (u = memchr(units, s[len - 1], 4))) {
+		mult = 1ULL << (10 * (u - units + 1));
+		len--;
+	}
+	if (!len || len > 20)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)s[i]) || n > (~0ULL - 9) / 10)
+			return -1;
+		n = n * 10 + (s[i] - '0');
+	}
+	if (n > (PLIMIT_INFINITY - 1) / mult)
+		return -1;
+	*out = n * mult;
+	return 0;
+}
+
+/* LIMIT, or SOFT:HARD, each a limit_number; size: K, M, G, T allowed. */
+static int parse_limit_as(struct pctx *c, const struct profile_key *k, struct plimit *l,
+			  const char *v, int size)
+{
+	const char *colon = strchr(v, ':');
+	size_t soft_len = colon ? (size_t)(colon - v) : strlen(v);
+
+	if (limit_number(v, soft_len, size, &l->soft) < 0 ||
+	    limit_number(colon ? colon + 1 : v, colon ? strlen(colon + 1) : soft_len, size,
+			 &l->hard) < 0)
+		return diag_err(c->d, c->line, size ?
+				"a number, with K, M, G or T for KiB, MiB, GiB or TiB, or "
+				"infinity; SOFT:HARD sets the two limits apart" :
+				"a number, or infinity; SOFT:HARD sets the two limits apart",
+				"%s must be %s, not \"%s\"", k->name, k->type, v);
+	if (l->soft > l->hard)
+		return diag_err(c->d, c->line, "the program may raise its soft limit up to the "
+				"hard one, not beyond: write SOFT:HARD with SOFT no larger",
+				"%s: the soft limit is above the hard limit in \"%s\"", k->name, v);
+	l->set = 1;
+	return 0;
+}
+
+static int parse_limit(struct pctx *c, const struct profile_key *k, void *field, const char *v)
+{
+	return parse_limit_as(c, k, field, v, 0);
+}
+
+static int parse_limit_size(struct pctx *c, const struct profile_key *k, void *field,
+			    const char *v)
+{
+	return parse_limit_as(c, k, field, v, 1);
+}
+
+/*
  * What ld.so deletes from a program's environment in secure mode (AT_SECURE, which credbox's
  * loader always sets), besides every LD_ variable: glibc 2.36's list (Debian 12's ld.so holds
  * it as one string), and MALLOC_CHECK_, a tunable that secure mode erases. Keeping or setting
@@ -590,6 +656,25 @@ static const struct profile_key keys[] = {
 	  F(struct policy_seccomp, errnum), "EPERM",
 	  "The error returned when action is errno." },
 
+	{ SEC_LIMITS, "nproc", "number[:number]", 0, parse_limit,
+	  F(struct policy_limits, v[LIMIT_NPROC]), "the caller's",
+	  "Processes and threads the program's user may have, all of its processes counted." },
+	{ SEC_LIMITS, "as", "size[:size]", 0, parse_limit_size,
+	  F(struct policy_limits, v[LIMIT_AS]), "the caller's",
+	  "The program's address space, in bytes." },
+	{ SEC_LIMITS, "fsize", "size[:size]", 0, parse_limit_size,
+	  F(struct policy_limits, v[LIMIT_FSIZE]), "the caller's",
+	  "The largest file the program may write, in bytes." },
+	{ SEC_LIMITS, "nofile", "number[:number]", 0, parse_limit,
+	  F(struct policy_limits, v[LIMIT_NOFILE]), "the caller's",
+	  "One more than the highest fd number the program may open." },
+	{ SEC_LIMITS, "cpu", "number[:number]", 0, parse_limit,
+	  F(struct policy_limits, v[LIMIT_CPU]), "the caller's",
+	  "CPU time, in seconds: SIGXCPU at the soft limit, SIGKILL at the hard one." },
+	{ SEC_LIMITS, "core", "size[:size]", 0, parse_limit_size,
+	  F(struct policy_limits, v[LIMIT_CORE]), "0",
+	  "The largest core dump, in bytes." },
+
 	{ SEC_DIR, "path", "absolute-path", KEY_REQUIRED, parse_path,
 	  F(struct policy_dir, path), NULL,
 	  "The directory granted." },
@@ -623,6 +708,7 @@ static const char *const section_names[SEC_COUNT] = {
 	[SEC_ENVIRONMENT] = "environment",
 	[SEC_FILESYSTEM] = "filesystem",
 	[SEC_SECCOMP] = "seccomp",
+	[SEC_LIMITS] = "limits",
 	[SEC_DIR] = "dir",
 };
 
@@ -686,6 +772,8 @@ static void *section_base(struct policy *pol, enum profile_section s)
 		return &pol->fs;
 	case SEC_SECCOMP:
 		return &pol->seccomp;
+	case SEC_LIMITS:
+		return &pol->limits;
 	default:
 		return NULL;
 	}
@@ -716,8 +804,8 @@ static const char *unknown_section_hint(const char *text, char *buf, size_t size
 			return buf;
 		}
 	}
-	return "sections are [program], [identity], [environment], [filesystem], [seccomp] and "
-	       "[dir NAME]";
+	return "sections are [program], [identity], [environment], [filesystem], [seccomp], "
+	       "[limits] and [dir NAME]";
 }
 
 /* Make the keys that follow belong to sec (whose first header may be in another file). */

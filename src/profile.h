@@ -24,6 +24,7 @@ enum profile_section {
 	SEC_ENVIRONMENT,
 	SEC_FILESYSTEM,
 	SEC_SECCOMP,
+	SEC_LIMITS,
 	SEC_DIR,
 	SEC_COUNT
 };
