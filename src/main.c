@@ -242,11 +242,15 @@ static void describe_kernel(const struct plan *plan)
 	else
 		printf("  O_CRED_ALLOW  cannot probe: %s\n", strerror(-probe));
 	probe = preopen_probe_dirops();
+	for (i = 0; i < plan->ndirs && !plan->dirs[i].transparent; i++)
+		;
 	if (!probe)
 		puts("  directory ops available (mkdir, unlink, rename, stat, access, readlink)");
 	else if (probe == -EOPNOTSUPP)
-		puts("  directory ops missing (unlinkat refuses AT_CRED_INHERIT): granted trees can "
-		     "only be opened and created in");
+		printf("  directory ops missing (unlinkat refuses AT_CRED_INHERIT)%s\n",
+		       i < plan->ndirs ? ": a run stops before any change (exit 125), the profile "
+		       "has a transparent grant" : plan->ndirs ? ": granted trees can only be opened "
+		       "and created in" : ": not needed, the profile grants no directories");
 	else
 		printf("  directory ops cannot probe: %s\n", strerror(-probe));
 	if (abi < 0) {
@@ -292,7 +296,7 @@ static int locate(const struct options *opt, char *path, size_t size)
  * messages printed. 0, or the exit status. d: the profile's files, for later messages.
  */
 static int load_plan(const struct options *opt, char *path, size_t size, struct policy *pol,
-		     struct plan *plan, struct diag *d)
+		     struct plan *plan, struct diag *d, struct diag *trust)
 {
 	extern char **environ;
 	struct ident_db db;
@@ -301,7 +305,10 @@ static int load_plan(const struct options *opt, char *path, size_t size, struct 
 	if (e)
 		return e;
 	diag_init(d, path);
-	e = profile_file_load(path, strchr(opt->profile, '/') ? NULL : opt->profile, pol, d);
+	diag_init(trust, path);
+	/* --check lints a draft that root may not trust yet: that is one of its findings */
+	e = profile_file_load(path, strchr(opt->profile, '/') ? NULL : opt->profile, pol, d,
+			      opt->mode == MODE_CHECK ? trust : NULL);
 	if (!e) {
 		ident_system_db(&db);
 		/* without a program, --check and --print-filter describe the profile alone */
@@ -309,6 +316,7 @@ static int load_plan(const struct options *opt, char *path, size_t size, struct 
 			       opt->ncmd, environ, plan, d);
 	}
 	if (e) {
+		print_diag(trust);
 		print_diag(d);
 		if (e == -ENOMEM)
 			fputs("credbox: out of memory\n", stderr);
@@ -334,9 +342,15 @@ static int print_filter(const struct plan *plan)
  * --check, like sshd -t: the plan shown, then everything a run checks before its first change
  * checked. 0 if a run would start; else the run's messages and EXIT_CREDBOX.
  */
-static int check(const struct diag *d, const struct plan *plan)
+/*
+ * --check, like sshd -t: the plan shown, then everything a run checks before its first change
+ * checked, and every problem found printed with its fix: that root may not trust a file of
+ * the profile (trust), then what a run would stop at. 0 if a run would start, else
+ * EXIT_CREDBOX.
+ */
+static int check(const struct diag *d, const struct diag *trust, const struct plan *plan)
 {
-	struct failure err;
+	struct failure_list found = { 0 };
 	unsigned int skipped;
 	size_t i;
 	int e;
@@ -348,21 +362,24 @@ static int check(const struct diag *d, const struct plan *plan)
 	redirect_describe(plan, stdout, "");
 	describe_kernel(plan);
 	fflush(stdout);
-	e = apply_check(plan, &err, &skipped);
+	e = apply_check(plan, &found, &skipped);
 	if (skipped & APPLY_CHECK_NO_PROGRAM)
 		puts("\nnot checked: the program (name it after --, as a run would)");
 	if (skipped & APPLY_CHECK_NOT_ROOT)
 		puts("\nnot checked without root: that the program may be executed by the "
-		     "sandboxed user, its ELF\nfile, the granted directories (opened as their "
+		     "sandboxed user, its ELF\nfile, interpreters and libraries, that the user may "
+		     "enter its working directory,\nthe granted directories (opened as their "
 		     "owners); a run must be started as root");
-	if (e) {
-		fflush(stdout);
-		print_failure(d, &err);
-		puts("\nresult      a run would stop here (exit 125)");
-		return EXIT_CREDBOX;
-	}
-	puts("\nresult      a run would start");
-	return 0;
+	fflush(stdout);
+	print_diag(trust);
+	for (i = 0; i < found.n; i++)
+		print_failure(d, &found.v[i]);
+	if (e || found.oom)
+		fputs("credbox: out of memory\n", stderr);
+	e = e || found.oom || found.n || trust->n;
+	failure_list_free(&found);
+	puts(e ? "\nresult      a run would stop here (exit 125)" : "\nresult      a run would start");
+	return e ? EXIT_CREDBOX : 0;
 }
 
 static void summary_ident(FILE *f, const struct plan_ident *id)
@@ -492,11 +509,26 @@ static int before_profile(const struct options *opt)
 	return -1;
 }
 
+/*
+ * What a mode printed on stdout reached it: a report cut short by a full disk or a closed pipe
+ * must not pass for a complete one (--check > /dev/full). The status, or EXIT_CREDBOX.
+ */
+static int finish_output(int status)
+{
+	int e = fflush(stdout) ? errno : ferror(stdout) ? EIO : 0;
+
+	if (!e)
+		return status;
+	fprintf(stderr, "credbox: writing to stdout: %s\n", strerror(e));
+	return EXIT_CREDBOX;
+}
+
 /* A run's large structures: on the heap, since credbox must run on a small stack too. */
 struct run {
 	struct policy pol;
 	struct plan plan;
 	struct failure err;
+	struct diag trust;	/* --check: what root would not trust in the profile's files */
 	char path[PATH_MAX];
 };
 
@@ -523,15 +555,15 @@ int main(int argc, char **argv)
 	}
 	status = before_profile(&opt);
 	if (status >= 0)
-		return status;
-	status = load_plan(&opt, r->path, sizeof(r->path), &r->pol, &r->plan, &d);
+		return finish_output(status);
+	status = load_plan(&opt, r->path, sizeof(r->path), &r->pol, &r->plan, &d, &r->trust);
 	if (status)
-		return status;
+		return finish_output(status);
 	r->plan.diag = &d;
 	if (opt.mode == MODE_PRINT_FILTER)
-		return print_filter(&r->plan);
+		return finish_output(print_filter(&r->plan));
 	if (opt.mode == MODE_CHECK)
-		return check(&d, &r->plan);
+		return finish_output(check(&d, &r->trust, &r->plan));
 	summary = opt.verbose ? verbose_summary(&d, &r->plan) : NULL;
 	fflush(NULL);
 	e = apply_session(&r->plan, &parent, &status, &r->err);
