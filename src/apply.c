@@ -89,6 +89,8 @@ int apply_find_program(const struct plan *plan, char *out, size_t size)
 	const char *path = env_get(plan->envp, "PATH"), *p;
 	int e = -ENOENT;
 
+	if (!*plan->program)
+		return -ENOENT;		/* as execvp(""), not a directory of PATH */
 	if (strchr(plan->program, '/')) {
 		if ((size_t)snprintf(out, size, "%s", plan->program) >= size)
 			return -ENAMETOOLONG;
@@ -412,6 +414,9 @@ static int preflight(const struct plan *plan, struct filter_bpf *bpf, struct red
 /* Why the program was not found (apply_find_program's error e). */
 static int not_found(const struct plan *plan, int e, int line, struct failure *err)
 {
+	if (!*plan->program)
+		return fail(err, EXIT_NOT_FOUND, line, "name the program after --", e,
+			    "the program's name is empty");
 	if ((e == -ENOENT || e == -ENOTDIR) && strchr(plan->program, '/'))
 		return fail(err, EXIT_NOT_FOUND, line, NULL, e, "%s does not exist",
 			    plan->program);

@@ -67,7 +67,8 @@ static const struct option_row option_table[] = {
 	  "print on stderr what was applied, just before the program starts" },
 	{ "print-filter", 0, NULL, MODE_PRINT_FILTER, 0,
 	  "print the seccomp filters as libseccomp's PFC text" },
-	{ "list-groups", 0, NULL, MODE_GROUPS, 0, "list the @groups of system calls" },
+	{ "list-groups", 0, NULL, MODE_GROUPS, 0,
+	  "list the @groups of system calls, or those named after it" },
 	{ "help", 'h', NULL, MODE_HELP, 0, "show this help" },
 	{ "version", 'V', NULL, MODE_VERSION, 0, "show the version" },
 	{ "dump-keys", 0, NULL, MODE_DUMP_KEYS, 1, "print the profile key table" },
@@ -80,7 +81,8 @@ static void usage(FILE *out)
 	fputs("usage: credbox [--verbose] --profile FILE|NAME [--] [PROGRAM [ARG...]]\n"
 	      "       credbox --profile FILE|NAME --check [--] [PROGRAM [ARG...]]\n"
 	      "       credbox --profile FILE|NAME --print-filter\n"
-	      "       credbox --help | --version | --list-groups\n\n", out);
+	      "       credbox --list-groups [GROUP...]\n"
+	      "       credbox --help | --version\n\n", out);
 	for (i = 0; i < ARRAY_SIZE(option_table); i++) {
 		const struct option_row *o = &option_table[i];
 		const char *doc = o->doc;
@@ -182,29 +184,55 @@ static void dump_keys(void)
 		       k[i].flags & KEY_REPEAT ? ",repeat" : "", k[i].def ? k[i].def : "-");
 }
 
-static void list_groups(void)
+/* One group and its members on this architecture. */
+static void list_group(const struct sysnames_group *g)
 {
-	size_t n, i;
-	const struct sysnames_group *g = sysnames_groups(&n);
 	const char *const *s;
+	int col = 2;
 
-	for (i = 0; i < n; i++) {
-		int col = 2;
+	printf("%s\t%s\n ", g->name, g->doc);
+	for (s = g->syscalls; *s; s++) {
+		int nr = seccomp_syscall_resolve_name(*s);
 
-		printf("%s\t%s\n ", g[i].name, g[i].doc);
-		for (s = g[i].syscalls; *s; s++) {
-			int nr = seccomp_syscall_resolve_name(*s);
-
-			if (nr < 0)
-				continue;	/* not on this architecture */
-			if (col + strlen(*s) > 90) {
-				fputs("\n ", stdout);
-				col = 2;
-			}
-			col += printf(" %s", *s);
+		if (nr < 0)
+			continue;	/* not on this architecture */
+		if (col + strlen(*s) > 90) {
+			fputs("\n ", stdout);
+			col = 2;
 		}
-		putchar('\n');
+		col += printf(" %s", *s);
 	}
+	putchar('\n');
+}
+
+/* --list-groups [GROUP...]: every group, or the ones named ("@" may be left out). */
+static int list_groups(char **names, size_t nnames)
+{
+	char name[72], near[64];
+	size_t i, n;
+	const struct sysnames_group *all = sysnames_groups(&n);
+	int status = 0;
+
+	for (i = 0; !nnames && i < n; i++)
+		list_group(&all[i]);
+	for (i = 0; i < nnames; i++) {
+		const struct sysnames_group *g;
+
+		snprintf(name, sizeof(name), "%s%s", names[i][0] == '@' ? "" : "@", names[i]);
+		g = sysnames_group_find(name);
+		if (g) {
+			list_group(g);
+			continue;
+		}
+		fputs("credbox: --list-groups: no group ", stderr);
+		diag_fputs(name, stderr);
+		if (!sysnames_suggest(name, near, sizeof(near)))
+			fprintf(stderr, "\nhint: did you mean %s?\n", near);
+		else
+			fputs("\nhint: credbox --list-groups lists them all\n", stderr);
+		status = EXIT_CREDBOX;
+	}
+	return status;
 }
 
 /* ---- profile -> plan ----------------------------------------------------------------------- */
@@ -224,6 +252,30 @@ static void print_failure(const struct diag *d, const struct failure *err)
 
 	diag_write(stderr, err->line < 0 ? "credbox" :
 		   diag_location(d, err->line, where, sizeof(where)), err->msg, err->hint);
+}
+
+/* action = log: where the kernel logs, and whether it does (kernel.seccomp.actions_logged). */
+static void describe_log(void)
+{
+	char logged[256] = "", *word;
+	FILE *f = fopen("/proc/sys/kernel/seccomp/actions_logged", "re");
+	size_t len;
+	int yes;
+
+	if (f) {
+		if (!fgets(logged, sizeof(logged), f))
+			logged[0] = '\0';
+		fclose(f);
+	}
+	logged[strcspn(logged, "\n")] = '\0';
+	for (yes = 0, word = logged; !yes && *word; word += len + (word[len] == ' ')) {
+		len = strcspn(word, " ");
+		yes = len == 3 && !strncmp(word, "log", 3);
+	}
+	printf("  seccomp log   %s: kernel.seccomp.actions_logged = %s\n", yes ?
+	       "action = log reaches the audit log (auditd's audit.log, else dmesg, journalctl -k; "
+	       "type=SECCOMP)" : "action = log is NOT logged on this kernel",
+	       *logged ? logged : "(cannot be read)");
 }
 
 static void describe_kernel(const struct plan *plan)
@@ -272,6 +324,8 @@ static void describe_kernel(const struct plan *plan)
 	printf("  seccomp       libseccomp %u.%u.%u, API level %u\n",
 	       seccomp_version()->major, seccomp_version()->minor, seccomp_version()->micro,
 	       seccomp_api_get());
+	if (plan->pol->seccomp.action == SC_ACT_LOG)
+		describe_log();
 	printf("  fs.protected_hardlinks %s\n", preopen_hardlinks_protected() ? "is NOT 1" :
 	       "= 1");
 }
@@ -485,8 +539,7 @@ static int before_profile(const struct options *opt)
 		printf("credbox %s\n", CREDBOX_VERSION);
 		return 0;
 	case MODE_GROUPS:
-		list_groups();
-		return 0;
+		return list_groups(opt->cmd, opt->ncmd);
 	case MODE_DUMP_KEYS:
 		dump_keys();
 		return 0;
@@ -544,6 +597,8 @@ int main(int argc, char **argv)
 
 	if (open_std_fds() < 0)
 		return EXIT_CREDBOX;
+	/* A message is one write(2), not one a character: stderr whole lines at a time. */
+	setvbuf(stderr, NULL, _IOLBF, BUFSIZ);
 	r = calloc(1, sizeof(*r));
 	if (!r) {
 		fputs("credbox: out of memory\n", stderr);

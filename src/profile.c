@@ -140,33 +140,6 @@ static int split_words(struct pctx *c, const struct profile_key *k, const char *
 	return err;
 }
 
-static int edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j;
-	int row[64], prev, tmp;
-
-	if (la >= 63 || lb >= 63)
-		return 99;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			int best = prev + (a[i - 1] != b[j - 1]);
-
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			tmp = row[j];
-			row[j] = best;
-			prev = tmp;
-		}
-	}
-	return row[lb];
-}
-
 /* ---- value parsers (one per type; `field` points into the section's struct) ---------------- */
 
 static int path_check(struct pctx *c, const struct profile_key *k, const char *p)
@@ -567,14 +540,16 @@ static int add_syscall(struct pctx *c, const struct profile_key *k, void *field,
 	if (e >= 0 && !is_deny)
 		return diag_err(c->d, c->line, "only deny entries carry an errno",
 				"allow: \"%s\" has an errno", w);
-	if (name[0] == '@') {
-		if (!sysnames_group_find(name))
-			return diag_err(c->d, c->line,
-					"credbox --list-groups lists the groups and their members",
-					"%s: unknown syscall group \"%s\"", k->name, name);
-	} else if (!sysnames_syscall_known(name)) {
-		return diag_err(c->d, c->line, NULL, "%s: unknown system call \"%s\"", k->name,
-				name);
+	if (name[0] == '@' ? !sysnames_group_find(name) : !sysnames_syscall_known(name)) {
+		char hint[96], near[64];
+
+		if (!sysnames_suggest(name, near, sizeof(near)))
+			snprintf(hint, sizeof(hint), "did you mean \"%s\"?", near);
+		else
+			snprintf(hint, sizeof(hint), "%s", name[0] == '@' ?
+				 "credbox --list-groups lists the groups and their members" : "");
+		return diag_err(c->d, c->line, *hint ? hint : NULL, "%s: unknown %s \"%s\"",
+				k->name, name[0] == '@' ? "syscall group" : "system call", name);
 	}
 	return list_add(c, field, w);
 }
@@ -798,7 +773,7 @@ static const char *unknown_section_hint(const char *text, char *buf, size_t size
 
 	snprintf(word, sizeof(word), "%.*s", (int)strcspn(text, " "), text);
 	for (s = 0; s < SEC_COUNT; s++) {
-		if (edit_distance(section_names[s], word) <= 2) {
+		if (diag_distance(section_names[s], word) <= 2) {
 			snprintf(buf, size, "did you mean [%s%s]?", section_names[s],
 				 s == SEC_DIR ? text + strlen(word) : "");
 			return buf;
@@ -904,7 +879,7 @@ static const char *unknown_key_hint(enum profile_section s, const char *name, ch
 			return key_hints[i].hint;
 	}
 	for (i = 0; i < ARRAY_SIZE(keys); i++) {
-		if (keys[i].section == s && edit_distance(keys[i].name, name) <= 2) {
+		if (keys[i].section == s && diag_distance(keys[i].name, name) <= 2) {
 			snprintf(buf, size, "did you mean \"%s\"?", keys[i].name);
 			return buf;
 		}
@@ -1182,6 +1157,15 @@ void profile_parse_begin(struct policy *pol)
 	policy_defaults(pol);
 }
 
+static int count_newlines(const char *from, const char *to)
+{
+	int n = 0;
+
+	for (; from < to; from++)
+		n += *from == '\n';
+	return n;
+}
+
 int profile_parse_file(struct policy *pol, const char *buf, size_t len, int base,
 		       const struct profile_include *inc, struct diag *d)
 {
@@ -1189,8 +1173,17 @@ int profile_parse_file(struct policy *pol, const char *buf, size_t len, int base
 	size_t before = d->n;
 	int ret;
 
+	const char *nul = memchr(buf, '\0', len);
+
 	if (len > PROFILE_MAX_SIZE)
 		return diag_err(d, base ? base : 0, NULL, "larger than %d bytes", PROFILE_MAX_SIZE);
+	/* A binary file gets one message, not one a line; a text file has no NUL byte. */
+	if (nul) {
+		diag_err(d, base + count_newlines(buf, nul) + 1,
+			 "a profile is an INI text file: is this the file you meant?",
+			 "not a text file (a NUL byte)");
+		return -ENOEXEC;
+	}
 	ret = ini_parse_stream(reader, &c, on_key, &c);
 	if (ret > 0)
 		diag_err(d, base + ret, NULL, "syntax error");
@@ -1216,8 +1209,8 @@ int profile_parse_buffer(const char *buf, size_t len, struct policy *pol, struct
 
 	profile_parse_begin(pol);
 	err = profile_parse_file(pol, buf, len, 0, NULL, d);
-	if (err == -ENOMEM)
-		return err;
+	if (err == -ENOMEM || err == -ENOEXEC)
+		return err == -ENOEXEC ? -EINVAL : err;
 	return profile_parse_end(pol, d) ? -EINVAL : err;
 }
 

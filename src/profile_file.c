@@ -33,7 +33,11 @@ int profile_file_locate(const char *arg, const char *sysconfdir, char *path, siz
 	}
 	if (s == arg || s - arg > PROFILE_NAME_MAX)
 		return -EINVAL;
-	if ((size_t)snprintf(path, size, "%s/credbox/%s.ini", sysconfdir, arg) >= size)
+	/* "dosbox.ini" names the same profile as "dosbox", not dosbox.ini.ini */
+	if (s - arg > 4 && !strcmp(s - 4, ".ini"))
+		s -= 4;
+	if ((size_t)snprintf(path, size, "%s/credbox/%.*s.ini", sysconfdir, (int)(s - arg), arg) >=
+	    size)
 		return -ENAMETOOLONG;
 	return 0;
 }
@@ -345,6 +349,7 @@ struct loader {
 	int depth;
 	const char *name;	/* the NAME the profile was found by, or NULL */
 	int open_err;		/* of the last file that could not be opened */
+	int binary;		/* a file was no text (profile_parse_file) */
 	char dir[PROFILE_MAX_DEPTH + 1][PATH_MAX];	/* of each file being read */
 	struct profile_file_error e;
 	char real[PATH_MAX];
@@ -387,8 +392,23 @@ static int report_to(struct loader *l, struct diag *d, int line, const char *wha
 	const char *hint = l->e.hint[0] ? l->e.hint : NULL;
 
 	if (!what && l->name && l->open_err == -ENOENT) {
-		snprintf(l->e.hint, sizeof(l->e.hint), "--profile %s reads %s; a file is given "
-			 "by a path with a '/', such as ./%s", l->name, path, l->name);
+		char here[PROFILE_NAME_MAX + 8];
+		int found;
+
+		/* a file of that name in the current directory is what was meant, most likely */
+		snprintf(here, sizeof(here), "./%s", l->name);
+		found = access(here, F_OK) == 0;
+		if (!found) {
+			snprintf(here, sizeof(here), "./%s.ini", l->name);
+			found = access(here, F_OK) == 0;
+		}
+		if (!found)
+			snprintf(l->e.hint, sizeof(l->e.hint), "--profile %s reads %s; a file is "
+				 "given by a path with a '/', such as ./%s", l->name, path, l->name);
+		else
+			snprintf(l->e.hint, sizeof(l->e.hint), "--profile %s reads %s; for the file "
+				 "%s of this directory, give its path: --profile %s", l->name, path,
+				 here + 2, here);
 		hint = l->e.hint;
 	}
 	if (!what)
@@ -475,6 +495,10 @@ static int read_one(struct loader *l, const char *path, int line, const char *wh
 	*slash = '\0';
 	err = base < 0 ? base : profile_parse_file(l->pol, buf, len, base, &l->inc, l->d);
 	free(buf);
+	if (err == -ENOEXEC) {
+		l->binary = 1;
+		err = -EINVAL;
+	}
 	return err;
 }
 
@@ -588,7 +612,7 @@ int profile_file_load(const char *path, const char *name, struct policy *pol, st
 		      struct diag *trust)
 {
 	struct loader *l = calloc(1, sizeof(*l));
-	int err, e;
+	int err, e, binary;
 
 	profile_parse_begin(pol);
 	if (!l)
@@ -603,8 +627,9 @@ int profile_file_load(const char *path, const char *name, struct policy *pol, st
 		e = read_dropins(l, path);
 		err = e ? e : err;
 	}
+	binary = l->binary;
 	free(l);
-	if (err == -ENOMEM || !d->nsrc)
+	if (err == -ENOMEM || !d->nsrc || binary)
 		return err;
 	e = profile_parse_end(pol, d);
 	return err ? err : e;

@@ -39,8 +39,8 @@
 
 /*
  * Where --profile ARG leads: ARG itself if it has a '/', else SYSCONFDIR/credbox/ARG.ini for
- * a NAME of letters, digits, '_', '-' and '.' (not first). 0, -EINVAL (not a name) or
- * -ENAMETOOLONG.
+ * a NAME of letters, digits, '_', '-' and '.' (not first); a NAME ending in ".ini" is the
+ * file's name there. 0, -EINVAL (not a name) or -ENAMETOOLONG.
  */
 int profile_file_locate(const char *arg, const char *sysconfdir, char *path, size_t size);
 

@@ -111,6 +111,9 @@ cp conf/minimal.ini "$P/etc/credbox/mini.ini"
 out=$("$CB" --profile mini -- /bin/echo by name 2>&1); rc=$?
 ok $([ $rc -eq 0 ] && [ "$out" = "by name" ]; echo $?) \
 	"--profile mini reads SYSCONFDIR/credbox/mini.ini (got $rc: $out)"
+out=$("$CB" --profile mini.ini -- /bin/echo by file name 2>&1); rc=$?
+ok $([ $rc -eq 0 ] && [ "$out" = "by file name" ]; echo $?) \
+	"--profile mini.ini: the same profile, not mini.ini.ini (got $rc: $out)"
 "$CB" --profile mini --check >"$TMP/out" 2>&1
 ok $(grep -qx "profile     $P/etc/credbox/mini.ini" "$TMP/out"; echo $?) "--check names the file"
 mkdir "$P/etc/credbox/mini.d"
