@@ -7,7 +7,8 @@
 #   make bench      the benchmark table (ratios from one run)
 #   make fuzz       longer fuzzing runs of the profile parser and ELF checks
 #   make install    credbox, its man pages, the client library, credbox.pc, the example
-#                   profiles and bash completion; make uninstall removes them. Both honour
+#                   profiles, the kernel series and bash completion; make uninstall removes
+#                   them, and the directories install made once they are empty. Both honour
 #                   DESTDIR, PREFIX (/usr/local), BINDIR, LIBDIR, INCLUDEDIR, MANDIR, DOCDIR
 #                   and SYSCONFDIR (/etc: where --profile NAME finds NAME.ini, built in)
 
@@ -168,10 +169,14 @@ MANPAGES := $(MAN1) $(MAN3) $(MAN5)
 MANLINKS := $(foreach p,$(MAN3),$(addsuffix :$(notdir $(p)),$(filter-out $(basename $(notdir \
 	$(p))),$(shell sed -n '/^\.Sh NAME/,/^\.Nd/s/^\.Nm \([a-z_0-9]*\).*/\1/p' $(p)))))
 EXAMPLES := $(wildcard conf/*.ini)
+# The kernel series, for a machine that has credbox installed and no clone (README, "On a real
+# host").
+KPATCHES := $(wildcard kernel-patches/*.patch) kernel-patches/series kernel-patches/BASE
 # Every directory install makes; those that did not exist are recorded in INSTALLED_DIRS, and
 # uninstall removes them again once they are empty.
 INSTALL_DIRS := $(BINDIR) $(LIBDIR)/pkgconfig $(INCLUDEDIR) $(MANDIR)/man1 $(MANDIR)/man3 \
-	$(MANDIR)/man5 $(DOCDIR)/examples $(BASHCOMPDIR) $(SYSCONFDIR)/credbox
+	$(MANDIR)/man5 $(DOCDIR)/examples $(DOCDIR)/kernel-patches $(BASHCOMPDIR) \
+	$(SYSCONFDIR)/credbox
 INSTALLED_DIRS := $(DOCDIR)/installed-dirs
 
 $(B)/credbox.pc: src/credbox.pc.in VERSION FORCE | $(B)
@@ -208,6 +213,7 @@ install: all $(B)/credbox.pc $(B)/credbox.bash $(MANPAGES:man/%=$(B)/man/%)
 		echo ".so man3/$${l#*:}" >$(DESTDIR)$(MANDIR)/man3/$${l%%:*}.3 || exit; \
 	done
 	install -m 0644 $(EXAMPLES) $(DESTDIR)$(DOCDIR)/examples/
+	install -m 0644 $(KPATCHES) $(DESTDIR)$(DOCDIR)/kernel-patches/
 	install -m 0644 $(B)/credbox.bash $(DESTDIR)$(BASHCOMPDIR)/credbox
 
 # The profiles an admin put in SYSCONFDIR/credbox stay; the directories install made go once
@@ -222,8 +228,9 @@ uninstall:
 		$(MAN5:man/%=$(DESTDIR)$(MANDIR)/man5/%) \
 		$(foreach l,$(MANLINKS),$(DESTDIR)$(MANDIR)/man3/$(firstword $(subst :, ,$(l))).3) \
 		$(EXAMPLES:conf/%=$(DESTDIR)$(DOCDIR)/examples/%) \
+		$(KPATCHES:kernel-patches/%=$(DESTDIR)$(DOCDIR)/kernel-patches/%) \
 		$(DESTDIR)$(BASHCOMPDIR)/credbox
-	@dirs="$(DOCDIR)/examples $(DOCDIR) $(SYSCONFDIR)/credbox"; \
+	@dirs="$(DOCDIR)/examples $(DOCDIR)/kernel-patches $(DOCDIR) $(SYSCONFDIR)/credbox"; \
 	for f in $(DESTDIR)$(INSTALLED_DIRS) $(DESTDIR)$(KEPT_DIRS); do \
 		if [ -f $$f ]; then dirs=$$(cat $$f); rm -f $$f; fi; \
 	done; \

@@ -27,11 +27,13 @@ for f in usr/bin/credbox usr/lib/libcredbox-client.a usr/lib/pkgconfig/credbox.p
 	 usr/include/credbox.h usr/share/man/man1/credbox.1 usr/share/man/man3/credbox_openat.3 \
 	 usr/share/man/man3/credbox_strerror.3 usr/share/man/man5/credbox.ini.5 \
 	 usr/share/doc/credbox/examples/dosemu.ini usr/share/doc/credbox/examples/minimal.ini \
+	 usr/share/doc/credbox/kernel-patches/series usr/share/doc/credbox/kernel-patches/BASE \
+	 usr/share/doc/credbox/kernel-patches/0001-fs-add-O_CRED_ALLOW.patch \
 	 usr/share/bash-completion/completions/credbox; do
 	[ -f "$D/$f" ] || missing+=" $f"
 done
 ok $([ -z "$missing" ] && [ -d "$D/etc/credbox" ]; echo $?) \
-	"binary, library, header, credbox.pc, man pages, examples, completion, etc/credbox${missing:+ (missing:$missing)}"
+	"binary, library, header, credbox.pc, man pages, examples, the kernel series, completion, etc/credbox${missing:+ (missing:$missing)}"
 ok $([ "$(stat -c %a "$D/usr/bin/credbox")" = 755 ] &&
      [ "$(stat -c %a "$D/usr/share/man/man5/credbox.ini.5")" = 644 ]; echo $?) "modes 0755, 0644"
 # every page of man/, and a page for each other name of a section 3 page, which man finds
