@@ -7,10 +7,11 @@ cd "$(dirname "$0")/../.." || exit 1
 ROOT=$PWD
 CB=$ROOT/build/credbox
 DRIVE=$ROOT/build/tests/host/pty-drive
-PROBE=$ROOT/build/tests/host/sysprobe
 P=$ROOT/tests/host/profiles
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+. tests/host/reach.sh
+PROBE=$(reach "$ROOT/build/tests/host/sysprobe")	# run as nobody
 n=0 failed=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
 
