@@ -10,8 +10,12 @@
 #                 profile want)
 # Needs TMP (the test's own directory, removed at its exit).
 reach() {
+	local abs=$1
+
+	# credbox makes a relative profile path absolute, and walks it from /: so does the test
+	[ "${abs#/}" != "$abs" ] || abs=$PWD/$1
 	if ! command -v setpriv >/dev/null 2>&1 ||
-	   setpriv --reuid=65534 --regid=65534 --clear-groups test -r "$1" 2>/dev/null; then
+	   setpriv --reuid=65534 --regid=65534 --clear-groups test -r "$abs" 2>/dev/null; then
 		printf '%s\n' "$1"
 		return
 	fi
