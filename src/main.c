@@ -394,10 +394,6 @@ static int print_filter(const struct plan *plan)
 
 /*
  * --check, like sshd -t: the plan shown, then everything a run checks before its first change
- * checked. 0 if a run would start; else the run's messages and EXIT_CREDBOX.
- */
-/*
- * --check, like sshd -t: the plan shown, then everything a run checks before its first change
  * checked, and every problem found printed with its fix: that root may not trust a file of
  * the profile (trust), then what a run would stop at. 0 if a run would start, else
  * EXIT_CREDBOX.
