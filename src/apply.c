@@ -11,7 +11,6 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/capability.h>
@@ -224,18 +223,6 @@ static int check_dirops(const struct plan *plan, size_t i, struct failure *err)
 		    "mkdir, unlink and rename reach the tree", plan->dirs[i].name);
 }
 
-/* Whether this process may raise a hard limit (CAP_SYS_RESOURCE, effective): 1, 0, -errno. */
-static int may_raise_limits(void)
-{
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
-
-	if (syscall(SYS_capget, &hdr, data) < 0)
-		return -errno;
-	return !!(data[CAP_TO_INDEX(CAP_SYS_RESOURCE)].effective &
-		  CAP_TO_MASK(CAP_SYS_RESOURCE));
-}
-
 /* A limit as the profile writes it, for messages. */
 static const char *limit_str(unsigned long long v, char *buf, size_t size)
 {
@@ -269,7 +256,7 @@ static int check_limit(const struct plan *plan, size_t i, struct failure *err)
 				    nr_open);
 	}
 	if (geteuid() != 0 || getrlimit(l->resource, &cur) < 0 || cur.rlim_max == RLIM_INFINITY ||
-	    l->hard <= cur.rlim_max || may_raise_limits() > 0)
+	    l->hard <= cur.rlim_max || privdrop_capable(CAP_SYS_RESOURCE) > 0)
 		return 0;
 	return fail(err, EXIT_CREDBOX, l->line ? l->line : NO_LINE,
 		    "lower it, or raise the caller's hard limit (ulimit -H)", -EPERM,

@@ -47,26 +47,26 @@ running() {
 	return 1
 }
 
-# ---- in place: the program is credbox's process, its parent a shell we kill ------------------
-sh -c '"$1" --profile "$2" -- /bin/sleep 1000 & echo $! >"$3"; wait' sh "$CB" "$TMP/inplace.ini" \
-	"$TMP/pid" &
-caller=$!
-sleep 0.3
-prog=$(cat "$TMP/pid")
-left+=("$prog")
-running "$prog"; r=$?
+# start_inplace PROFILE: credbox in place (the program is credbox's process) started by a shell
+# that waits for it: sets caller (the shell) and prog, and waits for the program to run.
+start_inplace() {
+	sh -c '"$1" --profile "$2" -- /bin/sleep 1000 & echo $! >"$3"; wait' sh "$CB" "$1" \
+		"$TMP/pid" &
+	caller=$!
+	sleep 0.3
+	prog=$(cat "$TMP/pid")
+	left+=("$prog")
+	running "$prog"
+}
+
+# ---- in place: SIGKILL of the shell that started credbox -------------------------------------
+start_inplace "$TMP/inplace.ini"; r=$?
 kill -9 "$caller"; wait "$caller" 2>/dev/null
 gone "$prog"; r2=$?
 ok $([ $r -eq 0 ] && [ $r2 -eq 0 ]; echo $?) "SIGKILL of credbox's caller ends the program (in place, pid $prog)"
 
 # ---- die_with_parent = no: the same program lives on (the control of the test above) ----------
-sh -c '"$1" --profile "$2" -- /bin/sleep 1000 & echo $! >"$3"; wait' sh "$CB" "$TMP/keep.ini" \
-	"$TMP/pid" &
-caller=$!
-sleep 0.3
-prog=$(cat "$TMP/pid")
-left+=("$prog")
-running "$prog"; r=$?
+start_inplace "$TMP/keep.ini"; r=$?
 kill -9 "$caller"; wait "$caller" 2>/dev/null
 sleep 1
 ok $([ $r -eq 0 ] && [ "$(uid_of "$prog")" = 65534 ]; echo $?) \
