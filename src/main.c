@@ -419,7 +419,8 @@ static int check(const struct diag *d, const struct diag *trust, const struct pl
 		puts("\nnot checked without root: that the program may be executed by the "
 		     "sandboxed user, its ELF\nfile, interpreters and libraries, that the user may "
 		     "enter its working directory,\nthe granted directories (opened as their "
-		     "owners); a run must be started as root");
+		     "owners, and whether that user can reach them\nby path); a run must be started "
+		     "as root");
 	fflush(stdout);
 	print_diag(trust);
 	for (i = 0; i < found.n; i++)
