@@ -353,8 +353,12 @@ static int report_dir(struct search *s, const char *path, const char *hint, cons
 
 #define HINT_ADD_DIR	"add the directory, or one above it, to [filesystem] ro"
 
-/* The closure of the ELF program at path: each library found, and beneath [filesystem]. */
-static int check_libs(struct search *s, const char *prog)
+/*
+ * The closure of the ELF program at prog: each library found, and beneath [filesystem]. interp:
+ * its ELF interpreter (PT_INTERP), which is the dynamic linker, loaded by credbox: a DT_NEEDED
+ * of its name (libc's) is the linker itself, not looked for.
+ */
+static int check_libs(struct search *s, const char *prog, const char *interp)
 {
 	char (*queue)[PATH_MAX] = calloc(DEPS_MAX_LIBS, PATH_MAX);
 	char (*names)[256] = calloc(DEPS_MAX_LIBS, 256);
@@ -368,6 +372,9 @@ static int check_libs(struct search *s, const char *prog)
 		goto out;
 	}
 	snprintf(queue[0], PATH_MAX, "%s", prog);
+	if (*interp)
+		snprintf(names[nnames++], 256, "%s", strrchr(interp, '/') ? strrchr(interp, '/') + 1 :
+			 interp);
 	for (q = 0; q < nq && e != -ENOMEM; q++) {
 		fd = open(queue[q], O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 		if (fd < 0)
@@ -436,7 +443,7 @@ int deps_check(const struct plan *plan, const struct loader_image *img,
 				   "[filesystem]", img->script[i].interp, script);
 	}
 	cache_load(&s);
-	e = check_libs(&s, prog);
+	e = check_libs(&s, prog, img->interp_path);
 out:
 	free(s.cache);
 	free(s.fs_real);
