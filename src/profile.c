@@ -1170,10 +1170,9 @@ int profile_parse_file(struct policy *pol, const char *buf, size_t len, int base
 		       const struct profile_include *inc, struct diag *d)
 {
 	struct pctx c = { .pol = pol, .d = d, .inc = inc, .buf = buf, .len = len, .line = base };
+	const char *nul = memchr(buf, '\0', len);
 	size_t before = d->n;
 	int ret;
-
-	const char *nul = memchr(buf, '\0', len);
 
 	if (len > PROFILE_MAX_SIZE)
 		return diag_err(d, base ? base : 0, NULL, "larger than %d bytes", PROFILE_MAX_SIZE);
@@ -1209,8 +1208,10 @@ int profile_parse_buffer(const char *buf, size_t len, struct policy *pol, struct
 
 	profile_parse_begin(pol);
 	err = profile_parse_file(pol, buf, len, 0, NULL, d);
-	if (err == -ENOMEM || err == -ENOEXEC)
-		return err == -ENOEXEC ? -EINVAL : err;
+	if (err == -ENOEXEC)
+		return -EINVAL;		/* no text: the checks of the whole would be noise */
+	if (err == -ENOMEM)
+		return err;
 	return profile_parse_end(pol, d) ? -EINVAL : err;
 }
 
