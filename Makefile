@@ -7,7 +7,8 @@
 #   make bench      the benchmark table (ratios from one run)
 #   make fuzz       longer fuzzing runs of the profile parser and ELF checks
 #   make install    credbox, its man pages, the client library, credbox.pc, the example
-#                   profiles and bash completion; make uninstall removes them. Both honour
+#                   profiles, the kernel series and bash completion; make uninstall removes
+#                   them, and the directories install made once they are empty. Both honour
 #                   DESTDIR, PREFIX (/usr/local), BINDIR, LIBDIR, INCLUDEDIR, MANDIR, DOCDIR
 #                   and SYSCONFDIR (/etc: where --profile NAME finds NAME.ini, built in)
 
@@ -159,9 +160,24 @@ _bench: all $(TEST_BINS)
 	$(MAKE) --no-print-directory bench-redirect
 
 # ---- install ---------------------------------------------------------------
-# credbox_openat(3)'s other functions, as pages that source it
-MANLINKS := credbox_openat_fd credbox_dir credbox_strerror
+MAN1 := man/credbox.1
+MAN3 := man/credbox_openat.3 man/credbox_mkdirat.3
+MAN5 := man/credbox.ini.5
+MANPAGES := $(MAN1) $(MAN3) $(MAN5)
+# The other names of each section 3 page (its NAME section), each a page that sources it:
+# NAME:PAGE pairs.
+MANLINKS := $(foreach p,$(MAN3),$(addsuffix :$(notdir $(p)),$(filter-out $(basename $(notdir \
+	$(p))),$(shell sed -n '/^\.Sh NAME/,/^\.Nd/s/^\.Nm \([a-z_0-9]*\).*/\1/p' $(p)))))
 EXAMPLES := $(wildcard conf/*.ini)
+# The kernel series, for a machine that has credbox installed and no clone (README, "On a real
+# host").
+KPATCHES := $(wildcard kernel-patches/*.patch) kernel-patches/series kernel-patches/BASE
+# Every directory install makes; those that did not exist are recorded in INSTALLED_DIRS, and
+# uninstall removes them again once they are empty.
+INSTALL_DIRS := $(BINDIR) $(LIBDIR)/pkgconfig $(INCLUDEDIR) $(MANDIR)/man1 $(MANDIR)/man3 \
+	$(MANDIR)/man5 $(DOCDIR)/examples $(DOCDIR)/kernel-patches $(BASHCOMPDIR) \
+	$(SYSCONFDIR)/credbox
+INSTALLED_DIRS := $(DOCDIR)/installed-dirs
 
 $(B)/credbox.pc: src/credbox.pc.in VERSION FORCE | $(B)
 	@sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
@@ -170,35 +186,62 @@ $(B)/credbox.pc: src/credbox.pc.in VERSION FORCE | $(B)
 $(B)/credbox.bash: completion/credbox.in FORCE | $(B)
 	@sed -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|' $< >$@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+# The pages as installed: the directories they name are the ones of this install, the footer
+# names credbox and its version (groff's mdoc says "BSD" for an empty .Os, which mandoc -Tlint
+# wants in the sources).
+$(B)/man/%: man/% VERSION FORCE
+	@mkdir -p $(@D)
+	@sed -e 's|/etc/credbox|$(SYSCONFDIR)/credbox|g' \
+		-e 's|/usr/local/share/doc/credbox|$(DOCDIR)|g' \
+		-e 's|^\.Os$$|.Os credbox $(VERSION)|' $< >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
-install: all $(B)/credbox.pc $(B)/credbox.bash
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man5 \
-		$(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(SYSCONFDIR)/credbox
+install: all $(B)/credbox.pc $(B)/credbox.bash $(MANPAGES:man/%=$(B)/man/%)
+	@made=; for d in $(INSTALL_DIRS:%=$(DESTDIR)%); do \
+		while [ ! -e "$$d" ] && [ "$$d" != "$(DESTDIR)" ]; do made="$$made $$d"; d=$${d%/*}; done; \
+	done; \
+	install -d $(INSTALL_DIRS:%=$(DESTDIR)%) && \
+	for d in $$made; do echo "$${d#$(DESTDIR)}"; done | sort -u >$(DESTDIR)$(INSTALLED_DIRS)
 	install -m 0755 $(B)/credbox $(DESTDIR)$(BINDIR)/credbox
 	install -m 0644 $(B)/libcredbox-client.a $(DESTDIR)$(LIBDIR)/libcredbox-client.a
 	install -m 0644 $(B)/credbox.pc $(DESTDIR)$(LIBDIR)/pkgconfig/credbox.pc
 	install -m 0644 src/credbox.h $(DESTDIR)$(INCLUDEDIR)/credbox.h
-	install -m 0644 man/credbox.1 $(DESTDIR)$(MANDIR)/man1/credbox.1
-	install -m 0644 man/credbox_openat.3 $(DESTDIR)$(MANDIR)/man3/credbox_openat.3
-	install -m 0644 man/credbox.ini.5 $(DESTDIR)$(MANDIR)/man5/credbox.ini.5
-	for f in $(MANLINKS); do \
-		echo '.so man3/credbox_openat.3' >$(DESTDIR)$(MANDIR)/man3/$$f.3 || exit; \
+	install -m 0644 $(MAN1:man/%=$(B)/man/%) $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 $(MAN3:man/%=$(B)/man/%) $(DESTDIR)$(MANDIR)/man3/
+	install -m 0644 $(MAN5:man/%=$(B)/man/%) $(DESTDIR)$(MANDIR)/man5/
+	@for l in $(MANLINKS); do \
+		echo ".so man3/$${l#*:}" >$(DESTDIR)$(MANDIR)/man3/$${l%%:*}.3 || exit; \
 	done
 	install -m 0644 $(EXAMPLES) $(DESTDIR)$(DOCDIR)/examples/
+	install -m 0644 $(KPATCHES) $(DESTDIR)$(DOCDIR)/kernel-patches/
 	install -m 0644 $(B)/credbox.bash $(DESTDIR)$(BASHCOMPDIR)/credbox
 
-# The profiles an admin put in SYSCONFDIR/credbox stay; the directory goes if it is empty.
+# The profiles an admin put in SYSCONFDIR/credbox stay; the directories install made go once
+# they are empty, deepest first (without the record of an older install: credbox's own). While
+# profiles keep SYSCONFDIR/credbox, the record of what is left waits there (KEPT_DIRS) for
+# the uninstall that follows their removal.
+KEPT_DIRS := $(SYSCONFDIR)/credbox/.installed-dirs
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/credbox $(DESTDIR)$(LIBDIR)/libcredbox-client.a \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/credbox.pc $(DESTDIR)$(INCLUDEDIR)/credbox.h \
-		$(DESTDIR)$(MANDIR)/man1/credbox.1 $(DESTDIR)$(MANDIR)/man3/credbox_openat.3 \
-		$(DESTDIR)$(MANDIR)/man5/credbox.ini.5 \
-		$(MANLINKS:%=$(DESTDIR)$(MANDIR)/man3/%.3) \
+		$(MAN1:man/%=$(DESTDIR)$(MANDIR)/man1/%) $(MAN3:man/%=$(DESTDIR)$(MANDIR)/man3/%) \
+		$(MAN5:man/%=$(DESTDIR)$(MANDIR)/man5/%) \
+		$(foreach l,$(MANLINKS),$(DESTDIR)$(MANDIR)/man3/$(firstword $(subst :, ,$(l))).3) \
 		$(EXAMPLES:conf/%=$(DESTDIR)$(DOCDIR)/examples/%) \
+		$(KPATCHES:kernel-patches/%=$(DESTDIR)$(DOCDIR)/kernel-patches/%) \
 		$(DESTDIR)$(BASHCOMPDIR)/credbox
-	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/credbox \
-		2>/dev/null
+	@dirs="$(DOCDIR)/examples $(DOCDIR)/kernel-patches $(DOCDIR) $(SYSCONFDIR)/credbox"; \
+	for f in $(DESTDIR)$(INSTALLED_DIRS) $(DESTDIR)$(KEPT_DIRS); do \
+		if [ -f $$f ]; then dirs=$$(cat $$f); rm -f $$f; fi; \
+	done; \
+	for d in $$(printf '%s\n' $$dirs | awk '{ print length($$0), $$0 }' | sort -rn | \
+		    cut -d' ' -f2-); do \
+		if [ -d "$(DESTDIR)$$d" ]; then rmdir --ignore-fail-on-non-empty "$(DESTDIR)$$d"; fi; \
+	done; \
+	if [ -d $(DESTDIR)$(SYSCONFDIR)/credbox ]; then \
+		for d in $$dirs; do if [ -d "$(DESTDIR)$$d" ]; then echo "$$d"; fi; done \
+			>$(DESTDIR)$(KEPT_DIRS); \
+	fi
 
 clean:
 	rm -rf $(B)

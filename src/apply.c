@@ -6,11 +6,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <linux/capability.h>
 
 #include "apply.h"
+#include "deps.h"
 #include "filter.h"
 #include "landlock.h"
 #include "loader.h"
@@ -19,6 +25,7 @@
 #include "redirect.h"
 #include "session.h"
 #include "uapi.h"
+#include "util.h"
 
 /*
  * The failure is the profile's: record the exit status and the line at fault (FAILURE_NO_LINE:
@@ -81,6 +88,8 @@ int apply_find_program(const struct plan *plan, char *out, size_t size)
 	const char *path = env_get(plan->envp, "PATH"), *p;
 	int e = -ENOENT;
 
+	if (!*plan->program)
+		return -ENOENT;		/* as execvp(""), not a directory of PATH */
 	if (strchr(plan->program, '/')) {
 		if ((size_t)snprintf(out, size, "%s", plan->program) >= size)
 			return -ENAMETOOLONG;
@@ -104,22 +113,19 @@ int apply_find_program(const struct plan *plan, char *out, size_t size)
 }
 
 /*
- * Every path the profile does not mark as optional exists: found here, before any change, not
+ * Each path the profile does not mark as optional exists: found here, before any change, not
  * by Landlock after the privilege drop.
  */
-static int check_paths(const struct plan *plan, struct failure *err)
+static int check_path(const struct plan *plan, size_t i, struct failure *err)
 {
 	struct stat st;
-	size_t i;
 
-	for (i = 0; i < plan->npaths; i++) {
-		if (!plan->paths[i].optional && stat(plan->paths[i].path, &st) < 0 &&
-		    (errno == ENOENT || errno == ENOTDIR))
-			return fail(err, EXIT_CREDBOX, plan->paths[i].line,
-				    "mark a path that may be missing with a leading '-', as in "
-				    "\"ro = -/lib64\"", -ENOENT, "[filesystem] %s: does not exist",
-				    plan->paths[i].path);
-	}
+	if (!plan->paths[i].optional && stat(plan->paths[i].path, &st) < 0 &&
+	    (errno == ENOENT || errno == ENOTDIR))
+		return fail(err, EXIT_CREDBOX, plan->paths[i].line,
+			    "mark a path that may be missing with a leading '-', as in "
+			    "\"ro = -/lib64\"", -ENOENT, "[filesystem] %s: does not exist",
+			    plan->paths[i].path);
 	return 0;
 }
 
@@ -148,90 +154,66 @@ static const struct plan_path *writable_beside(const struct plan *plan, const ch
  * and the owner's file is then outside the tree, where the owner trusts its files. The kernel
  * refuses every link made through the grant itself; a path it cannot tell from any other. A
  * link stays on one filesystem: refuse a writable [filesystem] directory on the filesystem of
- * a tree the sandboxed identity can reach by path.
+ * a tree the sandboxed identity can reach by path. (Only root can take on that identity: --check
+ * run by a user leaves it out.)
  */
-static int check_link_out(const struct plan *plan, struct failure *err)
+static int check_link_out(const struct plan *plan, size_t i, struct failure *err)
 {
+	const struct plan_path *p = writable_beside(plan, plan->dirs[i].path);
 	struct preopen_fscred saved;
-	const struct plan_path *p;
-	size_t i;
 	int e, reach;
 
-	for (i = 0; i < plan->ndirs; i++) {
-		p = writable_beside(plan, plan->dirs[i].path);
-		if (!p)
-			continue;
-		e = preopen_become(&plan->run, &saved);
-		if (e)
-			return fail(err, EXIT_CREDBOX, NO_LINE, NULL, e,
-				    "cannot take on the identity of %s: %s",
-				    plan->run.name, strerror(-e));
-		reach = faccessat(AT_FDCWD, plan->dirs[i].path, X_OK, AT_EACCESS) == 0;
-		if (preopen_leave(&saved))
-			return fail(err, EXIT_CREDBOX, NO_LINE, NULL, -EPERM,
-				    "restoring credentials");
-		if (reach)
-			return fail(err, EXIT_CREDBOX, p->line,
-				    "make the tree's top directory one only its owner can "
-				    "search (chmod 0700), or the writable path one on another "
-				    "filesystem", -EPERM,
-				    "[filesystem] rw = %s is on the filesystem of [dir %s] "
-				    "(%s), which %s can reach by path: it could hard-link a "
-				    "file it makes through the grant, owned by %s, into %s",
-				    p->path, plan->dirs[i].name, plan->dirs[i].path,
-				    plan->run.name, plan->dirs[i].id.name, p->path);
-	}
+	if (!p || geteuid() != 0)
+		return 0;
+	e = preopen_become(&plan->run, &saved);
+	if (e)
+		return fail(err, EXIT_CREDBOX, NO_LINE, NULL, e, "cannot take on the identity of "
+			    "%s: %s", plan->run.name, strerror(-e));
+	reach = faccessat(AT_FDCWD, plan->dirs[i].path, X_OK, AT_EACCESS) == 0;
+	if (preopen_leave(&saved))
+		return fail(err, EXIT_CREDBOX, NO_LINE, NULL, -EPERM, "restoring credentials");
+	if (reach)
+		return fail(err, EXIT_CREDBOX, p->line,
+			    "make the tree's top directory one only its owner can search (chmod "
+			    "0700), or the writable path one on another filesystem", -EPERM,
+			    "[filesystem] rw = %s is on the filesystem of [dir %s] (%s), which %s "
+			    "can reach by path: it could hard-link a file it makes through the "
+			    "grant, owned by %s, into %s", p->path, plan->dirs[i].name,
+			    plan->dirs[i].path, plan->run.name, plan->dirs[i].id.name, p->path);
 	return 0;
 }
 
-/*
- * Step 0: everything that can fail without changing anything. The seccomp filters are
- * compiled here too: they are loaded after loader_build_stack has moved brk, when glibc's
- * sbrk points into memory that is no longer the heap and nothing may allocate any more.
- */
 /*
  * A read-only grant is enforced by Landlock and nothing else: the fd carries its owner's
  * credentials, and the owner may write. A kernel without Landlock, or whose Landlock lacks
  * the truncate right, cannot hold it to reading, whatever "landlock =" says: refuse it.
  */
-static int check_ro_grants(const struct plan *plan, int abi, struct failure *err)
+static int check_ro_grant(const struct plan *plan, size_t i, struct failure *err)
 {
+	int abi = landlock_abi();
 	char why[64];
-	size_t i;
 
-	if (landlock_enforces_ro(abi))
+	if (plan->dirs[i].rw || landlock_enforces_ro(abi))
 		return 0;
 	if (abi < 0)
 		snprintf(why, sizeof(why), "no Landlock: %s",
 			 abi == -ENOSYS ? "not built in" : "not enabled at boot, see lsm=");
 	else
 		snprintf(why, sizeof(why), "Landlock ABI %d has no truncate right", abi);
-	for (i = 0; i < plan->ndirs; i++) {
-		const struct policy_dir *pd = &plan->pol->dirs[i];
-
-		if (plan->dirs[i].rw)
-			continue;
-		return fail(err, EXIT_CREDBOX, profile_seen(&pd->sec, SEC_DIR, "access"),
-			    "boot a kernel with Landlock ABI 3 or newer (Linux 6.2), or remove the "
-			    "grant", -EOPNOTSUPP,
-			    "[dir %s] access = ro: the fd carries %s's credentials, and nothing on "
-			    "this kernel would keep them from writing (%s)", plan->dirs[i].name,
-			    plan->dirs[i].id.name, why);
-	}
-	return 0;
+	return fail(err, EXIT_CREDBOX, profile_seen(&plan->pol->dirs[i].sec, SEC_DIR, "access"),
+		    "boot a kernel with Landlock ABI 3 or newer (Linux 6.2), or remove the grant",
+		    -EOPNOTSUPP, "[dir %s] access = ro: the fd carries %s's credentials, and "
+		    "nothing on this kernel would keep them from writing (%s)", plan->dirs[i].name,
+		    plan->dirs[i].id.name, why);
 }
 
 /*
  * A transparent grant makes the program's stat, mkdir, unlink and rename with the kernel's
  * directory operations: a kernel without them stops the run here, not each call later.
  */
-static int check_dirops(const struct plan *plan, struct failure *err)
+static int check_dirops(const struct plan *plan, size_t i, struct failure *err)
 {
-	size_t i = 0;
-
-	while (i < plan->ndirs && !plan->dirs[i].transparent)
-		i++;
-	if (i == plan->ndirs || preopen_probe_dirops() != -EOPNOTSUPP)
+	if (!plan->dirs[i].transparent || preopen_probe_dirops() != -EOPNOTSUPP)
 		return 0;
 	return fail(err, EXIT_CREDBOX, plan->dirs[i].transparent_line,
 		    "boot a kernel with the whole credbox series (kernel-patches/), "
@@ -241,48 +223,172 @@ static int check_dirops(const struct plan *plan, struct failure *err)
 		    "mkdir, unlink and rename reach the tree", plan->dirs[i].name);
 }
 
+/* A limit as the profile writes it, for messages. */
+static const char *limit_str(unsigned long long v, char *buf, size_t size)
+{
+	if (v == PLIMIT_INFINITY)
+		return "infinity";
+	snprintf(buf, size, "%llu", v);
+	return buf;
+}
+
+/*
+ * What the kernel would refuse set_limits as root, found before any change: more open files
+ * than fs.nr_open, and a hard limit above the caller's without CAP_SYS_RESOURCE (a container's
+ * root may lack it). Not root (--check): only the first, a run has root's capabilities.
+ */
+static int check_limit(const struct plan *plan, size_t i, struct failure *err)
+{
+	const struct plan_limit *l = &plan->limits[i];
+	unsigned long long nr_open = 0;
+	char b1[24], b2[24];
+	struct rlimit cur;
+	FILE *f;
+
+	if (l->resource == RLIMIT_NOFILE && (f = fopen("/proc/sys/fs/nr_open", "re"))) {
+		if (fscanf(f, "%llu", &nr_open) != 1)
+			nr_open = 0;
+		fclose(f);
+		if (nr_open && l->hard > nr_open)
+			return fail(err, EXIT_CREDBOX, l->line, "lower it, or raise sysctl fs.nr_open",
+				    -EPERM, "[limits] nofile: %s is above the kernel's limit on open "
+				    "files, fs.nr_open (%llu)", limit_str(l->hard, b1, sizeof(b1)),
+				    nr_open);
+	}
+	if (geteuid() != 0 || getrlimit(l->resource, &cur) < 0 || cur.rlim_max == RLIM_INFINITY ||
+	    l->hard <= cur.rlim_max || privdrop_capable(CAP_SYS_RESOURCE) > 0)
+		return 0;
+	return fail(err, EXIT_CREDBOX, l->line ? l->line : NO_LINE,
+		    "lower it, or raise the caller's hard limit (ulimit -H)", -EPERM,
+		    "[limits] %s: %s is above the caller's hard limit (%s), which only "
+		    "CAP_SYS_RESOURCE may raise, and credbox does not have it", l->name,
+		    limit_str(l->hard, b1, sizeof(b1)), limit_str(cur.rlim_max, b2, sizeof(b2)));
+}
+
+/* Running without the Landlock the admin required would widen the sandbox. */
+static int check_landlock(const struct plan *plan, size_t i, struct failure *err)
+{
+	const struct policy *pol = plan->pol;
+	int abi = landlock_abi();
+
+	if (!plan->landlock_required || abi >= 0)
+		return 0;
+	return fail(err, EXIT_CREDBOX, landlock_line(pol),
+		    "set \"landlock = best-effort\" in [filesystem] to run without it, or boot a "
+		    "kernel with Landlock", abi, "%s, but this kernel has no Landlock (%s)",
+		    profile_seen(&pol->fs.sec, SEC_FILESYSTEM, "landlock") ?
+		    "landlock = required" : "Landlock is required by default",
+		    abi == -ENOSYS ? "not built in" : "not enabled at boot, see lsm=");
+}
+
+/* A kernel without the feature must stop us before the first change (fail closed). */
+static int check_cred_allow(const struct plan *plan, size_t i, struct failure *err)
+{
+	int e = preopen_probe(), line = plan->pol->dirs[0].sec.line;
+
+	if (e == -EOPNOTSUPP)
+		return fail(err, EXIT_CREDBOX, line, "boot a kernel with the credbox series "
+			    "(kernel-patches/), or remove the [dir] sections", e,
+			    "[dir %s]: this kernel lacks O_CRED_ALLOW (openat2 refuses the flag), "
+			    "which every [dir] grant needs", plan->dirs[0].name);
+	return e ? fail(err, EXIT_CREDBOX, line, NULL, e, "[dir %s]: cannot probe for "
+			"O_CRED_ALLOW: %s", plan->dirs[0].name, strerror(-e)) : 0;
+}
+
+#define HINT_CWD "the working directory must be one the sandboxed user may search"
+
+/*
+ * The program's working directory exists and the sandboxed user may enter it (apply enters it
+ * after the drop, when nothing can be undone). Not root (--check): that it is a directory. In
+ * a transparent tree the runtime keeps it, and checks it as the program's own chdir would.
+ */
+static int check_cwd(const struct plan *plan, size_t i, struct failure *err)
+{
+	int line = plan->cwd_line ? plan->cwd_line : NO_LINE, e = 0;
+	struct preopen_fscred saved;
+	struct stat st;
+
+	if (redirect_in_tree(plan, plan->cwd))
+		return 0;
+	if (stat(plan->cwd, &st) < 0)
+		return fail(err, EXIT_CREDBOX, line, HINT_CWD, -errno, "[program] cwd %s: %s",
+			    plan->cwd, errno == ENOENT ? "does not exist" : strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return fail(err, EXIT_CREDBOX, line, HINT_CWD, -ENOTDIR, "[program] cwd %s: not a "
+			    "directory", plan->cwd);
+	if (geteuid() != 0)
+		return 0;
+	e = preopen_become(&plan->run, &saved);
+	if (e)
+		return fail(err, EXIT_CREDBOX, NO_LINE, NULL, e, "cannot take on the identity of "
+			    "%s: %s", plan->run.name, strerror(-e));
+	if (faccessat(AT_FDCWD, plan->cwd, X_OK, AT_EACCESS) < 0)
+		e = -errno;
+	if (preopen_leave(&saved))
+		return fail(err, EXIT_CREDBOX, NO_LINE, NULL, -EPERM, "restoring credentials");
+	return e ? fail(err, EXIT_CREDBOX, line, HINT_CWD, e, "[program] cwd %s: %s cannot "
+			"enter it: %s", plan->cwd, plan->run.name, strerror(-e)) : 0;
+}
+
+/* How many items a check of the table looks at. */
+static size_t once(const struct plan *plan)
+{
+	return 1;
+}
+
+static size_t each_dir(const struct plan *plan)
+{
+	return plan->ndirs;
+}
+
+static size_t if_dirs(const struct plan *plan)
+{
+	return plan->ndirs ? 1 : 0;
+}
+
+static size_t each_path(const struct plan *plan)
+{
+	return plan->npaths;
+}
+
+static size_t each_limit(const struct plan *plan)
+{
+	return plan->nlimits;
+}
+
+/*
+ * Step 0: everything that can fail without changing anything, item by item: a run stops at the
+ * first failure, --check reports them all. (The seccomp filters are compiled after these, in
+ * preflight: they are loaded after loader_build_stack has moved brk, when glibc's sbrk points
+ * into memory that is no longer the heap and nothing may allocate any more.)
+ */
+static const struct {
+	size_t (*count)(const struct plan *plan);
+	int (*check)(const struct plan *plan, size_t i, struct failure *err);
+} checks[] = {
+	{ once, check_landlock },
+	{ each_dir, check_ro_grant },
+	{ each_dir, check_link_out },
+	{ if_dirs, check_cred_allow },
+	{ each_dir, check_dirops },
+	{ each_path, check_path },
+	{ each_limit, check_limit },
+	{ once, check_cwd },
+};
+
 static int preflight(const struct plan *plan, struct filter_bpf *bpf, struct redirect *rd,
 		     struct failure *err)
 {
-	const struct policy *pol = plan->pol;
-	int e, abi;
+	size_t c, i;
+	int e;
 
-	/* Running without the Landlock the admin required would widen the sandbox. */
-	abi = landlock_abi();
-	if (plan->landlock_required && abi < 0)
-		return fail(err, EXIT_CREDBOX, landlock_line(pol),
-			    "set \"landlock = best-effort\" in [filesystem] to run without it, or "
-			    "boot a kernel with Landlock", abi,
-			    "%s, but this kernel has no Landlock (%s)",
-			    profile_seen(&pol->fs.sec, SEC_FILESYSTEM, "landlock") ?
-			    "landlock = required" : "Landlock is required by default",
-			    abi == -ENOSYS ? "not built in" : "not enabled at boot, see lsm=");
-	e = check_ro_grants(plan, abi, err);
-	if (e)
-		return e;
-	e = check_link_out(plan, err);
-	if (e)
-		return e;
-	/* A kernel without the feature must stop us before the first change (fail closed). */
-	if (plan->ndirs) {
-		e = preopen_probe();
-		if (e == -EOPNOTSUPP)
-			return fail(err, EXIT_CREDBOX, pol->dirs[0].sec.line,
-				    "boot a kernel with the credbox series (kernel-patches/), or "
-				    "remove the [dir] sections", e,
-				    "[dir %s]: this kernel lacks O_CRED_ALLOW (openat2 refuses the "
-				    "flag), which every [dir] grant needs", plan->dirs[0].name);
-		if (e)
-			return fail(err, EXIT_CREDBOX, pol->dirs[0].sec.line, NULL, e,
-				    "[dir %s]: cannot probe for O_CRED_ALLOW: %s",
-				    plan->dirs[0].name, strerror(-e));
+	for (c = 0; c < ARRAY_SIZE(checks); c++) {
+		for (i = 0; i < checks[c].count(plan); i++) {
+			e = checks[c].check(plan, i, err);
+			if (e)
+				return e;
+		}
 	}
-	e = check_dirops(plan, err);
-	if (e)
-		return e;
-	e = check_paths(plan, err);
-	if (e)
-		return e;
 	/* The profile's filter, with the traps of the redirect runtime when it is armed. */
 	return redirect_prepare(plan, rd, bpf, err);
 }
@@ -295,6 +401,9 @@ static int preflight(const struct plan *plan, struct filter_bpf *bpf, struct red
 /* Why the program was not found (apply_find_program's error e). */
 static int not_found(const struct plan *plan, int e, int line, struct failure *err)
 {
+	if (!*plan->program)
+		return fail(err, EXIT_NOT_FOUND, line, "name the program after --", e,
+			    "the program's name is empty");
 	if ((e == -ENOENT || e == -ENOTDIR) && strchr(plan->program, '/'))
 		return fail(err, EXIT_NOT_FOUND, line, NULL, e, "%s does not exist",
 			    plan->program);
@@ -411,10 +520,36 @@ static int confine(const struct plan *plan, const int *dir_fds, struct failure *
 	return 0;
 }
 
-int apply_session(const struct plan *plan, int *wait_status, struct failure *err)
+/*
+ * The program never outlives the process that started credbox (bwrap's --die-with-parent):
+ * the kernel sends SIGKILL when this process's parent ends. parent: the pid it must still
+ * have, read before it could end unseen; had it ended before the signal was asked for, no
+ * signal would ever come, and getppid() now names another process. The kernel forgets the
+ * signal at every change of the effective or fs ids: apply asks for it after the last.
+ */
+static int tie_to_parent(const struct plan *plan, pid_t parent, struct failure *err)
+{
+	int line = profile_seen(&plan->pol->program.sec, SEC_PROGRAM, "die_with_parent");
+
+	if (!plan->die_with_parent)
+		return 0;
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+		return fail(err, EXIT_CREDBOX, NO_LINE, NULL, -errno,
+			    "prctl(PR_SET_PDEATHSIG): %s", strerror(errno));
+	if (getppid() != parent)
+		return fail(err, EXIT_CREDBOX, line ? line : NO_LINE,
+			    "set \"die_with_parent = no\" in [program] for a program that outlives "
+			    "its caller", -ESRCH,
+			    "the process that started credbox (pid %d) ended: the program does not "
+			    "outlive it", (int)parent);
+	return 0;
+}
+
+int apply_session(const struct plan *plan, pid_t *parent, int *wait_status,
+		  struct failure *err)
 {
 	int line = profile_seen(&plan->pol->program.sec, SEC_PROGRAM, "new_session");
-	pid_t child;
+	pid_t child, self = getpid();
 	int e;
 
 	if (!plan->new_session)
@@ -424,7 +559,16 @@ int apply_session(const struct plan *plan, int *wait_status, struct failure *err
 		return fail(err, EXIT_CREDBOX, line ? line : NO_LINE,
 			    "set \"new_session = no\" in [program] to keep the caller's session", e,
 			    "cannot start a new session: %s", strerror(-e));
+	if (!e && getpid() != self)
+		*parent = self;		/* the child: the program dies with the waiting parent */
 	if (e > 0) {
+		/* ... which dies with credbox's parent, itself (it keeps its ids to the end) */
+		e = tie_to_parent(plan, *parent, err);
+		if (e) {
+			kill(child, SIGKILL);
+			waitpid(child, NULL, 0);
+			return e;
+		}
 		*wait_status = session_wait(child);
 		if (*wait_status < 0)
 			return fail(err, EXIT_CREDBOX, NO_LINE, NULL, *wait_status,
@@ -447,7 +591,7 @@ static int enter_cwd(const struct plan *plan, struct failure *err)
 					     "chdir /: %s", strerror(errno)) : 0;
 	if (chdir(plan->cwd) < 0)
 		return fail(err, EXIT_CREDBOX, plan->cwd_line ? plan->cwd_line : NO_LINE,
-			    "the working directory must be one the sandboxed user may search", -errno,
+			    HINT_CWD, -errno,
 			    "[program] cwd %s: %s cannot enter it: %s", plan->cwd, plan->run.name,
 			    strerror(errno));
 	return 0;
@@ -491,6 +635,38 @@ static int open_program(const struct plan *plan, struct loader_image **imgp,
 	return 0;
 }
 
+/*
+ * Step 2b: [limits], what a hostile program may take from the machine. While still root, since
+ * raising a hard limit above the caller's needs CAP_SYS_RESOURCE, and after the directories
+ * took their fd numbers, which nofile may lie below. Each stops an attack:
+ *   nproc   a fork bomb: the processes of the program's uid, all of them counted, taking
+ *           every pid and CPU (the kernel enforces it once the uid is no longer root)
+ *   as      a memory hog driving the machine into the OOM killer, which may pick another
+ *   fsize   filling a file system through a writable grant or path (SIGXFSZ, then EFBIG)
+ *   nofile  taking the kernel's open files from everyone else
+ *   cpu     a program spinning on a CPU forever (SIGXCPU at the soft limit, SIGKILL at the
+ *           hard one)
+ *   core    a core dump writing the program's memory, with what it read through the grants,
+ *           to disk (0 unless the profile says otherwise; being non-dumpable stops most too)
+ */
+static int set_limits(const struct plan *plan, struct failure *err)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nlimits; i++) {
+		const struct plan_limit *l = &plan->limits[i];
+		struct rlimit rl = {
+			.rlim_cur = l->soft == PLIMIT_INFINITY ? RLIM_INFINITY : l->soft,
+			.rlim_max = l->hard == PLIMIT_INFINITY ? RLIM_INFINITY : l->hard,
+		};
+
+		if (setrlimit(l->resource, &rl) < 0)
+			return fail(err, EXIT_CREDBOX, l->line ? l->line : NO_LINE, NULL, -errno,
+				    "[limits] %s: setrlimit: %s", l->name, strerror(errno));
+	}
+	return 0;
+}
+
 /* Step 3: privileges dropped for good, then, as the sandboxed user, its cwd and umask. */
 static int drop_privileges(const struct plan *plan, struct failure *err)
 {
@@ -523,7 +699,7 @@ static int arm_runtime(struct loader_image *img, const struct redirect *rd,
 			strerror(-e)) : 0;
 }
 
-int apply(const struct plan *plan, const char *summary, struct failure *err)
+int apply(const struct plan *plan, pid_t parent, const char *summary, struct failure *err)
 {
 	int dir_fds[PROFILE_MAX_DIRS];
 	struct loader_image *img;
@@ -551,8 +727,18 @@ int apply(const struct plan *plan, const char *summary, struct failure *err)
 			    "moving the directories to their fds (up to %d): %s", plan->max_fd,
 			    strerror(-e));
 
+	/* ... the limits on what it may consume (each stops a way to take the machine down) ... */
+	e = set_limits(plan, err);
+	if (e)
+		return e;
+
 	/* 3. Drop privilege for good: a compromised program gets no root, no capability back. */
 	e = drop_privileges(plan, err);
+	if (e)
+		return e;
+
+	/* ... and, the ids final, no program left running, reparented, once its caller is gone. */
+	e = tie_to_parent(plan, parent, err);
 	if (e)
 		return e;
 
@@ -584,41 +770,59 @@ int apply(const struct plan *plan, const char *summary, struct failure *err)
 	return loader_enter(img, plan->argv, plan->envp, err);
 }
 
-int apply_check(const struct plan *plan, struct failure *err, unsigned int *skipped)
+int apply_check(const struct plan *plan, struct failure_list *out, unsigned int *skipped)
 {
-	int dir_fds[PROFILE_MAX_DIRS];
 	struct loader_image *img;
 	struct filter_bpf bpf;
+	struct failure err;
 	struct redirect rd;
 	char path[PATH_MAX];
-	size_t i;
+	size_t c, i;
 	int e;
 
 	*skipped = 0;
-	e = preflight(plan, &bpf, &rd, err);
-	if (e)
-		return e;
-	filter_bpf_free(&bpf);
-	if (rd.size)
-		munmap((void *)rd.base, rd.size);
+	for (c = 0; c < ARRAY_SIZE(checks); c++) {
+		for (i = 0; i < checks[c].count(plan); i++) {
+			if (checks[c].check(plan, i, &err))
+				failure_add(out, &err);
+		}
+	}
+	if (redirect_prepare(plan, &rd, &bpf, &err)) {
+		failure_add(out, &err);
+	} else {
+		filter_bpf_free(&bpf);
+		if (rd.size)
+			munmap((void *)rd.base, rd.size);
+	}
 	if (!plan->argv)
 		*skipped |= APPLY_CHECK_NO_PROGRAM;
 	if (geteuid() != 0) {
 		/* taking on the identity and the owners' needs root: the program is found */
 		*skipped |= APPLY_CHECK_NOT_ROOT;
 		e = plan->argv ? apply_find_program(plan, path, sizeof(path)) : 0;
-		return e ? not_found(plan, e, plan->program_line ? plan->program_line : NO_LINE,
-				     err) : 0;
+		if (e) {
+			not_found(plan, e, plan->program_line ? plan->program_line : NO_LINE, &err);
+			failure_add(out, &err);
+		}
+		return out->oom ? -ENOMEM : 0;
 	}
-	if (plan->argv) {
-		e = open_program(plan, &img, err);
-		if (e)
-			return e;
+	if (plan->argv && !open_program(plan, &img, &err)) {
+		/* what the program opens by path matters where Landlock keeps it to its paths */
+		e = landlock_abi() >= 0 ? deps_check(plan, img, out) : 0;
 		loader_release(img);
 		free(img);
+		if (e)
+			return e;
+	} else if (plan->argv) {
+		failure_add(out, &err);
 	}
-	e = open_dirs(plan, dir_fds, err);
-	for (i = 0; !e && i < plan->ndirs; i++)
-		close(dir_fds[i]);
-	return e;
+	/* The trees, opened and checked as their owners, on any kernel: nothing is lent. */
+	for (i = 0; i < plan->ndirs; i++) {
+		if (preopen_dir_check(&plan->dirs[i], &plan->run, &err)) {
+			failure_prefix(&err, "[dir %s] ", plan->dirs[i].name);
+			failure_at(&err, EXIT_CREDBOX, plan->pol->dirs[i].path.line);
+			failure_add(out, &err);
+		}
+	}
+	return out->oom ? -ENOMEM : 0;
 }

@@ -21,6 +21,10 @@ int diag_err(struct diag *d, int line, const char *hint, const char *fmt, ...)
 	va_list ap;
 	char *text;
 
+	if (d->n == DIAG_MAX_MSGS) {
+		d->more++;
+		return -EINVAL;
+	}
 	if (d->n == d->cap) {
 		size_t cap = d->cap ? d->cap * 2 : 8;
 		struct diag_msg *nm = realloc(d->msgs, cap * sizeof(*nm));
@@ -110,6 +114,33 @@ const char *diag_location(const struct diag *d, int line, char *buf, size_t size
 	return buf;
 }
 
+int diag_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	int row[64], prev, tmp;
+
+	if (la >= 63 || lb >= 63)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			int best = prev + (a[i - 1] != b[j - 1]);
+
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			tmp = row[j];
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
 /* Length of the UTF-8 sequence at s that a terminal shows as a character, or 0. */
 static size_t utf8_printable(const unsigned char *s)
 {
@@ -178,6 +209,9 @@ char *diag_format(const struct diag *d)
 
 		diag_write(f, diag_location(d, m->line, where, sizeof(where)), m->text, m->hint);
 	}
+	if (d->more)
+		fprintf(f, "%s: %zu more error%s not shown (credbox stops listing at %d)\n", d->file,
+			d->more, d->more == 1 ? "" : "s", DIAG_MAX_MSGS);
 	if (d->oom)
 		fprintf(f, "%s: out of memory while recording errors\n", d->file);
 	if (fclose(f) != 0) {

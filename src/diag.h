@@ -28,11 +28,15 @@ struct diag_source {
 	int nlines;
 };
 
+/* Messages kept; past them only a count (as clang's -ferror-limit): a binary file is one. */
+#define DIAG_MAX_MSGS	20
+
 struct diag {
 	const char *file;	/* name used in messages (not owned) */
 	struct diag_msg *msgs;
 	size_t n;
 	size_t cap;
+	size_t more;		/* messages past DIAG_MAX_MSGS, counted, not kept */
 	int oom;		/* a message could not be stored */
 	struct diag_source *src;	/* none: every line is file's */
 	size_t nsrc;
@@ -66,6 +70,9 @@ const char *diag_location(const struct diag *d, int line, char *buf, size_t size
  * that are not UTF-8) as \xHH: a profile's bytes are echoed in messages. 0, or EOF.
  */
 int diag_fputs(const char *s, FILE *f);
+/* How far apart two words are, in edits, for "did you mean" hints (99 for words of 63 or more). */
+int diag_distance(const char *a, const char *b);
+
 /* One message, as diag_format writes each: "where: text", then "hint: hint" unless NULL. */
 void diag_write(FILE *f, const char *where, const char *text, const char *hint);
 

@@ -2,6 +2,7 @@
 /* failure: the apply phase's one error record; see failure.h. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "failure.h"
@@ -49,4 +50,28 @@ int failure_at(struct failure *f, int status, int line)
 	f->status = status;
 	f->line = line;
 	return f->code;
+}
+
+int failure_add(struct failure_list *l, const struct failure *f)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 8;
+		struct failure *nv = realloc(l->v, cap * sizeof(*nv));
+
+		if (!nv) {
+			l->oom = 1;
+			return f->code;
+		}
+		l->v = nv;
+		l->cap = cap;
+	}
+	l->v[l->n++] = *f;
+	return f->code;
+}
+
+void failure_list_free(struct failure_list *l)
+{
+	free(l->v);
+	l->v = NULL;
+	l->n = l->cap = 0;
 }

@@ -16,6 +16,7 @@
 
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 
 #define EXIT_CREDBOX		125	/* credbox's own failure */
 #define EXIT_CANNOT_RUN		126	/* the program was found but cannot run */
@@ -43,5 +44,16 @@ int failure_vset(struct failure *f, int code, const char *hint, const char *fmt,
 void failure_prefix(struct failure *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The exit status and the profile's line at fault. Returns f->code. */
 int failure_at(struct failure *f, int status, int line);
+
+/* Every failure a check found (--check reports them all, a run stops at the first). */
+struct failure_list {
+	struct failure *v;
+	size_t n, cap;
+	int oom;		/* one could not be recorded */
+};
+
+/* Append a copy of f. Returns f->code, so that a check can end with `return failure_add(...)`. */
+int failure_add(struct failure_list *l, const struct failure *f);
+void failure_list_free(struct failure_list *l);
 
 #endif /* CREDBOX_FAILURE_H */

@@ -37,8 +37,14 @@ int loader_elf_check_ehdr(const Elf64_Ehdr *eh, uint64_t file_size, const char *
 	uint64_t table;
 
 	/* eh holds the first min(file_size, sizeof(*eh)) bytes of the file, the rest zero. */
-	if (file_size < SELFMAG || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0)
-		return loader_fail(err, -ENOEXEC, "%s: not an ELF file", what);
+	if (file_size < SELFMAG || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0) {
+		int ret = loader_fail(err, -ENOEXEC, "%s: not an ELF file", what);
+
+		loader_hint(err, "a program is an ELF executable, or a script whose first line is "
+			    "#! and its interpreter; give a script without it to its interpreter "
+			    "(credbox ... -- /bin/sh SCRIPT)");
+		return ret;
+	}
 	if (file_size < sizeof(*eh))
 		return loader_fail(err, -ENOEXEC, "%s: truncated ELF header", what);
 	/* A 32-bit or big-endian file would be misread field by field: refuse it whole. */

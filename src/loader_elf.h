@@ -54,7 +54,10 @@ struct loader_file {
 #ifdef LOADER_FREESTANDING
 /* The redirect runtime returns execve's errno and prints nothing: the message goes unbuilt. */
 #define loader_fail(err, code, ...)	((void)(err), (code))
+#define loader_hint(err, hint)		((void)(err))
 #else
+/* The fix of the failure just recorded (static text). */
+#define loader_hint(err, text)		((err)->hint = (text))
 /*
  * Record a failure of the loader: exit status 127 for -ENOENT, else 126. Returns code. In
  * fmt, %m stands for code's description (strerror(-code)).

@@ -67,7 +67,8 @@ static const struct option_row option_table[] = {
 	  "print on stderr what was applied, just before the program starts" },
 	{ "print-filter", 0, NULL, MODE_PRINT_FILTER, 0,
 	  "print the seccomp filters as libseccomp's PFC text" },
-	{ "list-groups", 0, NULL, MODE_GROUPS, 0, "list the @groups of system calls" },
+	{ "list-groups", 0, NULL, MODE_GROUPS, 0,
+	  "list the @groups of system calls, or those named after it" },
 	{ "help", 'h', NULL, MODE_HELP, 0, "show this help" },
 	{ "version", 'V', NULL, MODE_VERSION, 0, "show the version" },
 	{ "dump-keys", 0, NULL, MODE_DUMP_KEYS, 1, "print the profile key table" },
@@ -80,7 +81,8 @@ static void usage(FILE *out)
 	fputs("usage: credbox [--verbose] --profile FILE|NAME [--] [PROGRAM [ARG...]]\n"
 	      "       credbox --profile FILE|NAME --check [--] [PROGRAM [ARG...]]\n"
 	      "       credbox --profile FILE|NAME --print-filter\n"
-	      "       credbox --help | --version | --list-groups\n\n", out);
+	      "       credbox --list-groups [GROUP...]\n"
+	      "       credbox --help | --version\n\n", out);
 	for (i = 0; i < ARRAY_SIZE(option_table); i++) {
 		const struct option_row *o = &option_table[i];
 		const char *doc = o->doc;
@@ -182,29 +184,55 @@ static void dump_keys(void)
 		       k[i].flags & KEY_REPEAT ? ",repeat" : "", k[i].def ? k[i].def : "-");
 }
 
-static void list_groups(void)
+/* One group and its members on this architecture. */
+static void list_group(const struct sysnames_group *g)
 {
-	size_t n, i;
-	const struct sysnames_group *g = sysnames_groups(&n);
 	const char *const *s;
+	int col = 2;
 
-	for (i = 0; i < n; i++) {
-		int col = 2;
+	printf("%s\t%s\n ", g->name, g->doc);
+	for (s = g->syscalls; *s; s++) {
+		int nr = seccomp_syscall_resolve_name(*s);
 
-		printf("%s\t%s\n ", g[i].name, g[i].doc);
-		for (s = g[i].syscalls; *s; s++) {
-			int nr = seccomp_syscall_resolve_name(*s);
-
-			if (nr < 0)
-				continue;	/* not on this architecture */
-			if (col + strlen(*s) > 90) {
-				fputs("\n ", stdout);
-				col = 2;
-			}
-			col += printf(" %s", *s);
+		if (nr < 0)
+			continue;	/* not on this architecture */
+		if (col + strlen(*s) > 90) {
+			fputs("\n ", stdout);
+			col = 2;
 		}
-		putchar('\n');
+		col += printf(" %s", *s);
 	}
+	putchar('\n');
+}
+
+/* --list-groups [GROUP...]: every group, or the ones named ("@" may be left out). */
+static int list_groups(char **names, size_t nnames)
+{
+	char name[72], near[64];
+	size_t i, n;
+	const struct sysnames_group *all = sysnames_groups(&n);
+	int status = 0;
+
+	for (i = 0; !nnames && i < n; i++)
+		list_group(&all[i]);
+	for (i = 0; i < nnames; i++) {
+		const struct sysnames_group *g;
+
+		snprintf(name, sizeof(name), "%s%s", names[i][0] == '@' ? "" : "@", names[i]);
+		g = sysnames_group_find(name);
+		if (g) {
+			list_group(g);
+			continue;
+		}
+		fputs("credbox: --list-groups: no group ", stderr);
+		diag_fputs(name, stderr);
+		if (!sysnames_suggest(name, near, sizeof(near)))
+			fprintf(stderr, "\nhint: did you mean %s?\n", near);
+		else
+			fputs("\nhint: credbox --list-groups lists them all\n", stderr);
+		status = EXIT_CREDBOX;
+	}
+	return status;
 }
 
 /* ---- profile -> plan ----------------------------------------------------------------------- */
@@ -226,6 +254,30 @@ static void print_failure(const struct diag *d, const struct failure *err)
 		   diag_location(d, err->line, where, sizeof(where)), err->msg, err->hint);
 }
 
+/* action = log: where the kernel logs, and whether it does (kernel.seccomp.actions_logged). */
+static void describe_log(void)
+{
+	char logged[256] = "", *word;
+	FILE *f = fopen("/proc/sys/kernel/seccomp/actions_logged", "re");
+	size_t len;
+	int yes;
+
+	if (f) {
+		if (!fgets(logged, sizeof(logged), f))
+			logged[0] = '\0';
+		fclose(f);
+	}
+	logged[strcspn(logged, "\n")] = '\0';
+	for (yes = 0, word = logged; !yes && *word; word += len + (word[len] == ' ')) {
+		len = strcspn(word, " ");
+		yes = len == 3 && !strncmp(word, "log", 3);
+	}
+	printf("  seccomp log   %s: kernel.seccomp.actions_logged = %s\n", yes ?
+	       "action = log reaches the audit log (auditd's audit.log, else dmesg, journalctl -k; "
+	       "type=SECCOMP)" : "action = log is NOT logged on this kernel",
+	       *logged ? logged : "(cannot be read)");
+}
+
 static void describe_kernel(const struct plan *plan)
 {
 	struct landlock_gap gap;
@@ -242,11 +294,15 @@ static void describe_kernel(const struct plan *plan)
 	else
 		printf("  O_CRED_ALLOW  cannot probe: %s\n", strerror(-probe));
 	probe = preopen_probe_dirops();
+	for (i = 0; i < plan->ndirs && !plan->dirs[i].transparent; i++)
+		;
 	if (!probe)
 		puts("  directory ops available (mkdir, unlink, rename, stat, access, readlink)");
 	else if (probe == -EOPNOTSUPP)
-		puts("  directory ops missing (unlinkat refuses AT_CRED_INHERIT): granted trees can "
-		     "only be opened and created in");
+		printf("  directory ops missing (unlinkat refuses AT_CRED_INHERIT)%s\n",
+		       i < plan->ndirs ? ": a run stops before any change (exit 125), the profile "
+		       "has a transparent grant" : plan->ndirs ? ": granted trees can only be opened "
+		       "and created in" : ": not needed, the profile grants no directories");
 	else
 		printf("  directory ops cannot probe: %s\n", strerror(-probe));
 	if (abi < 0) {
@@ -268,6 +324,8 @@ static void describe_kernel(const struct plan *plan)
 	printf("  seccomp       libseccomp %u.%u.%u, API level %u\n",
 	       seccomp_version()->major, seccomp_version()->minor, seccomp_version()->micro,
 	       seccomp_api_get());
+	if (plan->pol->seccomp.action == SC_ACT_LOG)
+		describe_log();
 	printf("  fs.protected_hardlinks %s\n", preopen_hardlinks_protected() ? "is NOT 1" :
 	       "= 1");
 }
@@ -292,7 +350,7 @@ static int locate(const struct options *opt, char *path, size_t size)
  * messages printed. 0, or the exit status. d: the profile's files, for later messages.
  */
 static int load_plan(const struct options *opt, char *path, size_t size, struct policy *pol,
-		     struct plan *plan, struct diag *d)
+		     struct plan *plan, struct diag *d, struct diag *trust)
 {
 	extern char **environ;
 	struct ident_db db;
@@ -301,7 +359,10 @@ static int load_plan(const struct options *opt, char *path, size_t size, struct 
 	if (e)
 		return e;
 	diag_init(d, path);
-	e = profile_file_load(path, strchr(opt->profile, '/') ? NULL : opt->profile, pol, d);
+	diag_init(trust, path);
+	/* --check lints a draft that root may not trust yet: that is one of its findings */
+	e = profile_file_load(path, strchr(opt->profile, '/') ? NULL : opt->profile, pol, d,
+			      opt->mode == MODE_CHECK ? trust : NULL);
 	if (!e) {
 		ident_system_db(&db);
 		/* without a program, --check and --print-filter describe the profile alone */
@@ -309,6 +370,7 @@ static int load_plan(const struct options *opt, char *path, size_t size, struct 
 			       opt->ncmd, environ, plan, d);
 	}
 	if (e) {
+		print_diag(trust);
 		print_diag(d);
 		if (e == -ENOMEM)
 			fputs("credbox: out of memory\n", stderr);
@@ -332,11 +394,13 @@ static int print_filter(const struct plan *plan)
 
 /*
  * --check, like sshd -t: the plan shown, then everything a run checks before its first change
- * checked. 0 if a run would start; else the run's messages and EXIT_CREDBOX.
+ * checked, and every problem found printed with its fix: that root may not trust a file of
+ * the profile (trust), then what a run would stop at. 0 if a run would start, else
+ * EXIT_CREDBOX.
  */
-static int check(const struct diag *d, const struct plan *plan)
+static int check(const struct diag *d, const struct diag *trust, const struct plan *plan)
 {
-	struct failure err;
+	struct failure_list found = { 0 };
 	unsigned int skipped;
 	size_t i;
 	int e;
@@ -348,21 +412,25 @@ static int check(const struct diag *d, const struct plan *plan)
 	redirect_describe(plan, stdout, "");
 	describe_kernel(plan);
 	fflush(stdout);
-	e = apply_check(plan, &err, &skipped);
+	e = apply_check(plan, &found, &skipped);
 	if (skipped & APPLY_CHECK_NO_PROGRAM)
 		puts("\nnot checked: the program (name it after --, as a run would)");
 	if (skipped & APPLY_CHECK_NOT_ROOT)
 		puts("\nnot checked without root: that the program may be executed by the "
-		     "sandboxed user, its ELF\nfile, the granted directories (opened as their "
-		     "owners); a run must be started as root");
-	if (e) {
-		fflush(stdout);
-		print_failure(d, &err);
-		puts("\nresult      a run would stop here (exit 125)");
-		return EXIT_CREDBOX;
-	}
-	puts("\nresult      a run would start");
-	return 0;
+		     "sandboxed user, its ELF\nfile, interpreters and libraries, that the user may "
+		     "enter its working directory,\nthe granted directories (opened as their "
+		     "owners, and whether that user can reach them\nby path); a run must be started "
+		     "as root");
+	fflush(stdout);
+	print_diag(trust);
+	for (i = 0; i < found.n; i++)
+		print_failure(d, &found.v[i]);
+	if (e || found.oom)
+		fputs("credbox: out of memory\n", stderr);
+	e = e || found.oom || found.n || trust->n;
+	failure_list_free(&found);
+	puts(e ? "\nresult      a run would stop here (exit 125)" : "\nresult      a run would start");
+	return e ? EXIT_CREDBOX : 0;
 }
 
 static void summary_ident(FILE *f, const struct plan_ident *id)
@@ -468,8 +536,7 @@ static int before_profile(const struct options *opt)
 		printf("credbox %s\n", CREDBOX_VERSION);
 		return 0;
 	case MODE_GROUPS:
-		list_groups();
-		return 0;
+		return list_groups(opt->cmd, opt->ncmd);
 	case MODE_DUMP_KEYS:
 		dump_keys();
 		return 0;
@@ -492,16 +559,33 @@ static int before_profile(const struct options *opt)
 	return -1;
 }
 
+/*
+ * What a mode printed on stdout reached it: a report cut short by a full disk or a closed pipe
+ * must not pass for a complete one (--check > /dev/full). The status, or EXIT_CREDBOX.
+ */
+static int finish_output(int status)
+{
+	int e = fflush(stdout) ? errno : ferror(stdout) ? EIO : 0;
+
+	if (!e)
+		return status;
+	fprintf(stderr, "credbox: writing to stdout: %s\n", strerror(e));
+	return EXIT_CREDBOX;
+}
+
 /* A run's large structures: on the heap, since credbox must run on a small stack too. */
 struct run {
 	struct policy pol;
 	struct plan plan;
 	struct failure err;
+	struct diag trust;	/* --check: what root would not trust in the profile's files */
 	char path[PATH_MAX];
 };
 
 int main(int argc, char **argv)
 {
+	/* The process the program must not outlive (apply.h), read before it can end unseen. */
+	pid_t parent = getppid();
 	struct options opt;
 	struct run *r;
 	struct diag d;
@@ -510,6 +594,8 @@ int main(int argc, char **argv)
 
 	if (open_std_fds() < 0)
 		return EXIT_CREDBOX;
+	/* A message is one write(2), not one a character: stderr whole lines at a time. */
+	setvbuf(stderr, NULL, _IOLBF, BUFSIZ);
 	r = calloc(1, sizeof(*r));
 	if (!r) {
 		fputs("credbox: out of memory\n", stderr);
@@ -521,22 +607,22 @@ int main(int argc, char **argv)
 	}
 	status = before_profile(&opt);
 	if (status >= 0)
-		return status;
-	status = load_plan(&opt, r->path, sizeof(r->path), &r->pol, &r->plan, &d);
+		return finish_output(status);
+	status = load_plan(&opt, r->path, sizeof(r->path), &r->pol, &r->plan, &d, &r->trust);
 	if (status)
-		return status;
+		return finish_output(status);
 	r->plan.diag = &d;
 	if (opt.mode == MODE_PRINT_FILTER)
-		return print_filter(&r->plan);
+		return finish_output(print_filter(&r->plan));
 	if (opt.mode == MODE_CHECK)
-		return check(&d, &r->plan);
+		return finish_output(check(&d, &r->trust, &r->plan));
 	summary = opt.verbose ? verbose_summary(&d, &r->plan) : NULL;
 	fflush(NULL);
-	e = apply_session(&r->plan, &status, &r->err);
+	e = apply_session(&r->plan, &parent, &status, &r->err);
 	if (e > 0)
 		return end_like(status);
 	if (!e)
-		apply(&r->plan, summary, &r->err);
+		apply(&r->plan, parent, summary, &r->err);
 	print_failure(&d, &r->err);
 	return r->err.status;
 }

@@ -4,6 +4,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "plan.h"
 #include "sysnames.h"
@@ -491,6 +492,40 @@ static int build_paths(const struct policy *pol, struct plan *plan)
 	return 0;
 }
 
+/* ---- resource limits ---------------------------------------------------------------------- */
+
+/* The keys of [limits] (enum p_limit): apply.c says which attack each stops. */
+static const struct {
+	const char *key;
+	int resource;
+	int size;
+} limit_names[LIMIT_COUNT] = {
+	[LIMIT_NPROC] = { "nproc", RLIMIT_NPROC, 0 },
+	[LIMIT_AS] = { "as", RLIMIT_AS, 1 },
+	[LIMIT_FSIZE] = { "fsize", RLIMIT_FSIZE, 1 },
+	[LIMIT_NOFILE] = { "nofile", RLIMIT_NOFILE, 0 },
+	[LIMIT_CPU] = { "cpu", RLIMIT_CPU, 0 },
+	[LIMIT_CORE] = { "core", RLIMIT_CORE, 1 },
+};
+
+/* What the profile sets, and core dumps off unless it says otherwise. */
+static void build_limits(const struct policy *pol, struct plan *plan)
+{
+	size_t i;
+
+	for (i = 0; i < LIMIT_COUNT; i++) {
+		const struct plimit *l = &pol->limits.v[i];
+
+		if (!l->set && i != LIMIT_CORE)
+			continue;
+		plan->limits[plan->nlimits++] = (struct plan_limit){
+			.resource = limit_names[i].resource, .name = limit_names[i].key,
+			.size = limit_names[i].size, .soft = l->set ? l->soft : 0,
+			.hard = l->set ? l->hard : 0,
+			.line = profile_seen(&pol->limits.sec, SEC_LIMITS, limit_names[i].key) };
+	}
+}
+
 /* ---- all of it ---------------------------------------------------------------------------- */
 
 int plan_build(const struct policy *pol, const struct ident_db *db, char *const cmd[],
@@ -517,8 +552,10 @@ int plan_build(const struct policy *pol, const struct ident_db *db, char *const 
 	plan->cwd_line = pol->program.cwd.line;
 	plan->umask = (mode_t)pol->program.umask;
 	plan->new_session = pol->program.new_session;
+	plan->die_with_parent = pol->program.die_with_parent;
 	err = build_paths(pol, plan);
 	ret = err ? err : ret;
+	build_limits(pol, plan);
 	err = filter_resolve(&pol->seccomp, &plan->filter, d);
 	ret = err ? err : ret;
 	if (!ret)
@@ -570,6 +607,9 @@ static void describe_program(const struct plan *plan, FILE *out)
 	fprintf(out, "\n            in %s, umask %04o, %s\n", plan->cwd, (unsigned)plan->umask,
 		plan->new_session ? "in a session of its own (no controlling terminal)" :
 		"in the caller's session (keeps its controlling terminal)");
+	fprintf(out, "            %s\n", plan->die_with_parent ?
+		"ends when the process that started credbox ends (SIGKILL)" :
+		"may outlive the process that started credbox");
 }
 
 static void describe_dirs(const struct plan *plan, FILE *out)
@@ -613,6 +653,44 @@ static void describe_fs_env(const struct plan *plan, FILE *out)
 	fputs("\nenvironment\n", out);
 	for (i = 0; plan->envp && plan->envp[i]; i++)
 		fprintf(out, "  %s\n", plan->envp[i]);
+}
+
+/* A limit as a profile would write it: "infinity", "512M", "64". */
+static void describe_limit_value(unsigned long long v, int size, FILE *out)
+{
+	static const char units[] = "KMGT";
+	int u = -1;
+
+	if (v == PLIMIT_INFINITY) {
+		fputs("infinity", out);
+		return;
+	}
+	while (size && v && u < 3 && !(v & 1023)) {
+		v >>= 10;
+		u++;
+	}
+	fprintf(out, "%llu", v);
+	if (u >= 0)
+		fputc(units[u], out);
+}
+
+static void describe_limits(const struct plan *plan, FILE *out)
+{
+	size_t i;
+
+	fputs("\nresource limits: the caller's, except\n", out);
+	for (i = 0; i < plan->nlimits; i++) {
+		const struct plan_limit *l = &plan->limits[i];
+
+		fprintf(out, "  %-7s ", l->name);
+		describe_limit_value(l->soft, l->size, out);
+		if (l->soft != l->hard) {
+			fputs(" (hard ", out);
+			describe_limit_value(l->hard, l->size, out);
+			fputc(')', out);
+		}
+		fputs(l->line ? "\n" : "  (the default: no core dumps)\n", out);
+	}
 }
 
 /* "N system calls allowed, ..., any other kills the process" */
@@ -679,6 +757,7 @@ void plan_describe(const struct plan *plan, FILE *out)
 	describe_program(plan, out);
 	describe_dirs(plan, out);
 	describe_fs_env(plan, out);
+	describe_limits(plan, out);
 	describe_filter(plan, out);
 	describe_always(out);
 }

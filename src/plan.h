@@ -43,6 +43,15 @@ struct plan_path {
 	int line;		/* in the profile */
 };
 
+/* A resource limit to set ([limits]; core always: 0 unless the profile says otherwise). */
+struct plan_limit {
+	int resource;			/* RLIMIT_* */
+	const char *name;		/* its key */
+	int size;			/* counted in bytes */
+	unsigned long long soft, hard;	/* PLIMIT_INFINITY: none */
+	int line;			/* of the key; 0: credbox's default */
+};
+
 struct plan {
 	const struct policy *pol;
 	struct plan_ident run;		/* the sandboxed identity */
@@ -54,12 +63,15 @@ struct plan {
 	int cwd_line;			/* of [program] cwd; 0: the default, "/" */
 	mode_t umask;
 	int new_session;		/* setsid: no controlling terminal */
+	int die_with_parent;		/* PR_SET_PDEATHSIG: ends when credbox's parent does */
 	struct plan_dir dirs[PROFILE_MAX_DIRS];
 	size_t ndirs;
 	int max_fd;			/* highest dir fd (2 if none) */
 	struct plan_path *paths;
 	size_t npaths;
 	int landlock_required;
+	struct plan_limit limits[LIMIT_COUNT];
+	size_t nlimits;
 	struct filter_spec filter;
 	const struct diag *diag;	/* the profile's files, for FILE:LINE in messages (main) */
 };

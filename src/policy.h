@@ -43,6 +43,7 @@ struct policy_program {
 	struct pstr cwd;	/* NULL: "/" */
 	int umask;
 	int new_session;
+	int die_with_parent;
 };
 
 struct policy_identity {
@@ -74,6 +75,21 @@ struct policy_seccomp {
 	int errnum;		/* errno for action = errno */
 };
 
+/* [limits]: the resource limits of setrlimit(2), one key each; see plan.c for the names. */
+enum p_limit { LIMIT_NPROC, LIMIT_AS, LIMIT_FSIZE, LIMIT_NOFILE, LIMIT_CPU, LIMIT_CORE,
+	       LIMIT_COUNT };
+#define PLIMIT_INFINITY	(~0ULL)
+
+struct plimit {
+	int set;
+	unsigned long long soft, hard;	/* PLIMIT_INFINITY: none */
+};
+
+struct policy_limits {
+	struct psec sec;
+	struct plimit v[LIMIT_COUNT];
+};
+
 struct policy_dir {
 	struct psec sec;
 	char *name;
@@ -93,6 +109,7 @@ struct policy {
 	struct policy_env env;
 	struct policy_fs fs;
 	struct policy_seccomp seccomp;
+	struct policy_limits limits;
 	struct policy_dir dirs[PROFILE_MAX_DIRS];
 	size_t ndirs;
 };

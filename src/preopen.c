@@ -421,7 +421,7 @@ int preopen_check(const struct plan_dir *dir, const struct plan_ident *sandbox, 
  * O_CRED_ALLOW. The lent descriptor starts no walk of credbox's own but an open, and what that
  * opens is kept borrowed, so the tree is checked through the plain one; "." re-resolves no path,
  * so both are the one directory. Returns 0 with *@plain and *@lent, or -errno with the step that
- * failed in *@step.
+ * failed in *@step. lent NULL: the plain descriptor alone (--check, on any kernel).
  */
 static int open_as_owner(const struct plan_dir *dir, int *plain, int *lent, const char **step)
 {
@@ -434,8 +434,10 @@ static int open_as_owner(const struct plan_dir *dir, int *plain, int *lent, cons
 		.resolve = RESOLVE_NO_MAGICLINKS | (dir->trust_symlinks ? 0 : RESOLVE_NO_SYMLINKS),
 	};
 	struct preopen_fscred saved;
-	int e;
+	int e, unused = -1;
 
+	if (!lent)
+		lent = &unused;
 	*lent = -1;
 	*step = "taking on the owner's identity";
 	e = preopen_become(&dir->id, &saved);
@@ -444,7 +446,7 @@ static int open_as_owner(const struct plan_dir *dir, int *plain, int *lent, cons
 	*step = "openat2";
 	*plain = syscall(SYS_openat2, AT_FDCWD, dir->path, &how, sizeof(how));
 	e = *plain < 0 ? -errno : 0;
-	if (!e) {
+	if (!e && lent != &unused) {
 		*step = "reopening it with O_CRED_ALLOW";
 		*lent = openat(*plain, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_CRED_ALLOW);
 		e = *lent < 0 ? -errno : 0;
@@ -462,15 +464,15 @@ static int open_as_owner(const struct plan_dir *dir, int *plain, int *lent, cons
 	return e;
 }
 
-int preopen_dir(const struct plan_dir *dir, const struct plan_ident *sandbox, int *fd,
-		struct failure *err)
+/* Open as the owner, lending (lent) or not (NULL), and check the tree; see preopen_dir. */
+static int open_checked(const struct plan_dir *dir, const struct plan_ident *sandbox, int *lent,
+			struct failure *err)
 {
 	const char *step;
-	int e, plain, lent;
+	int e, plain;
 	size_t i;
 
-	*fd = -1;
-	e = open_as_owner(dir, &plain, &lent, &step);
+	e = open_as_owner(dir, &plain, lent, &step);
 	for (i = 0; e && !strcmp(step, "openat2") && i < ARRAY_SIZE(open_errors); i++) {
 		if (open_errors[i].e == -e && (open_errors[i].trusted < 0 ||
 					       open_errors[i].trusted == !!dir->trust_symlinks))
@@ -481,12 +483,24 @@ int preopen_dir(const struct plan_dir *dir, const struct plan_ident *sandbox, in
 		return failed(err, step, dir->path, e);
 	e = preopen_check(dir, sandbox, plain, err);
 	close(plain);
-	if (e) {
-		close(lent);
-		return e;
+	if (e && lent) {
+		close(*lent);
+		*lent = -1;
 	}
-	*fd = lent;
-	return 0;
+	return e;
+}
+
+int preopen_dir(const struct plan_dir *dir, const struct plan_ident *sandbox, int *fd,
+		struct failure *err)
+{
+	*fd = -1;
+	return open_checked(dir, sandbox, fd, err);
+}
+
+int preopen_dir_check(const struct plan_dir *dir, const struct plan_ident *sandbox,
+		      struct failure *err)
+{
+	return open_checked(dir, sandbox, NULL, err);
 }
 
 static int close_from(unsigned int lo, unsigned int hi)

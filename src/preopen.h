@@ -63,6 +63,13 @@ int preopen_leave(const struct preopen_fscred *saved);
 int preopen_dir(const struct plan_dir *dir, const struct plan_ident *sandbox, int *fd,
 		struct failure *err);
 
+/*
+ * The same opens and checks, without O_CRED_ALLOW: nothing lent, nothing kept (--check, which
+ * checks the trees on a kernel without the flag too). 0 or -errno, with err as above.
+ */
+int preopen_dir_check(const struct plan_dir *dir, const struct plan_ident *sandbox,
+		      struct failure *err);
+
 /* The checks alone, on a directory fd opened some other way (host tests). 0 or -errno. */
 int preopen_check(const struct plan_dir *dir, const struct plan_ident *sandbox, int fd,
 		  struct failure *err);

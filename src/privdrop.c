@@ -99,17 +99,32 @@ static int groups_match(const struct plan_ident *id)
 	return 1;
 }
 
+/* The capability sets, as the kernel holds them: capget itself. 0 or -errno. */
+static int read_caps(struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3])
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+
+	return syscall(SYS_capget, &hdr, data) < 0 ? -errno : 0;
+}
+
+int privdrop_capable(int cap)
+{
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	int e = read_caps(data);
+
+	return e ? e : !!(data[CAP_TO_INDEX(cap)].effective & CAP_TO_MASK(cap));
+}
+
 /*
  * 1 if the effective, permitted and inheritable sets are all empty, 0 if not, -1 if they
  * cannot be read: capget itself, not libcap-ng's record of what it meant to set.
  */
 static int caps_empty(void)
 {
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
 	int i;
 
-	if (syscall(SYS_capget, &hdr, data) < 0)
+	if (read_caps(data))
 		return -1;
 	for (i = 0; i < _LINUX_CAPABILITY_U32S_3; i++) {
 		if (data[i].effective || data[i].permitted || data[i].inheritable)

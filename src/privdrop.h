@@ -23,4 +23,7 @@ int privdrop_apply(const struct plan_ident *id, struct failure *err);
 /* The read-back alone (for tests): 0 if the process is exactly id and holds nothing. */
 int privdrop_verify(const struct plan_ident *id, struct failure *err);
 
+/* Whether cap is in the process's effective set, as capget reads it: 1, 0, or -errno. */
+int privdrop_capable(int cap);
+
 #endif /* CREDBOX_PRIVDROP_H */

@@ -140,33 +140,6 @@ static int split_words(struct pctx *c, const struct profile_key *k, const char *
 	return err;
 }
 
-static int edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j;
-	int row[64], prev, tmp;
-
-	if (la >= 63 || lb >= 63)
-		return 99;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			int best = prev + (a[i - 1] != b[j - 1]);
-
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			tmp = row[j];
-			row[j] = best;
-			prev = tmp;
-		}
-	}
-	return row[lb];
-}
-
 /* ---- value parsers (one per type; `field` points into the section's struct) ---------------- */
 
 static int path_check(struct pctx *c, const struct profile_key *k, const char *p)
@@ -378,6 +351,72 @@ static int parse_errno(struct pctx *c, const struct profile_key *k, void *field,
 }
 
 /*
+ * One value of [limits]: "infinity", or a decimal number; a size may end in K, M, G or T
+ * (powers of 1024). 0, or -1 for anything else, an overflow included.
+ */
+static int limit_number(const char *s, size_t len, int size, unsigned long long *out)
+{
+	static const char units[] = "KMGT";
+	unsigned long long n = 0, mult = 1;
+	const char *u;
+	size_t i;
+
+	if ((len == 8 && !strncmp(s, "infinity", 8)) || (len == 9 && !strncmp(s, "unlimited", 9))) {
+		*out = PLIMIT_INFINITY;
+		return 0;
+	}
+	if (size && len > 1 && (u = memchr(units, s[len - 1], 4))) {
+		mult = 1ULL << (10 * (u - units + 1));
+		len--;
+	}
+	if (!len || len > 20)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)s[i]) || n > (~0ULL - 9) / 10)
+			return -1;
+		n = n * 10 + (s[i] - '0');
+	}
+	if (n > (PLIMIT_INFINITY - 1) / mult)
+		return -1;
+	*out = n * mult;
+	return 0;
+}
+
+/* LIMIT, or SOFT:HARD, each a limit_number; size: K, M, G, T allowed. */
+static int parse_limit_as(struct pctx *c, const struct profile_key *k, struct plimit *l,
+			  const char *v, int size)
+{
+	const char *colon = strchr(v, ':');
+	size_t soft_len = colon ? (size_t)(colon - v) : strlen(v);
+
+	if (limit_number(v, soft_len, size, &l->soft) < 0 ||
+	    limit_number(colon ? colon + 1 : v, colon ? strlen(colon + 1) : soft_len, size,
+			 &l->hard) < 0)
+		return diag_err(c->d, c->line, size ?
+				"a number, with K, M, G or T for KiB, MiB, GiB or TiB, or "
+				"infinity; SOFT:HARD sets the two limits apart" :
+				"a number, or infinity; SOFT:HARD sets the two limits apart",
+				"%s must be %s, not \"%s\"", k->name, k->type, v);
+	if (l->soft > l->hard)
+		return diag_err(c->d, c->line, "the program may raise its soft limit up to the "
+				"hard one, not beyond: write SOFT:HARD with SOFT no larger",
+				"%s: the soft limit is above the hard limit in \"%s\"", k->name, v);
+	l->set = 1;
+	return 0;
+}
+
+static int parse_limit(struct pctx *c, const struct profile_key *k, void *field, const char *v)
+{
+	return parse_limit_as(c, k, field, v, 0);
+}
+
+static int parse_limit_size(struct pctx *c, const struct profile_key *k, void *field,
+			    const char *v)
+{
+	return parse_limit_as(c, k, field, v, 1);
+}
+
+/*
  * What ld.so deletes from a program's environment in secure mode (AT_SECURE, which credbox's
  * loader always sets), besides every LD_ variable: glibc 2.36's list (Debian 12's ld.so holds
  * it as one string), and MALLOC_CHECK_, a tunable that secure mode erases. Keeping or setting
@@ -501,14 +540,16 @@ static int add_syscall(struct pctx *c, const struct profile_key *k, void *field,
 	if (e >= 0 && !is_deny)
 		return diag_err(c->d, c->line, "only deny entries carry an errno",
 				"allow: \"%s\" has an errno", w);
-	if (name[0] == '@') {
-		if (!sysnames_group_find(name))
-			return diag_err(c->d, c->line,
-					"credbox --list-groups lists the groups and their members",
-					"%s: unknown syscall group \"%s\"", k->name, name);
-	} else if (!sysnames_syscall_known(name)) {
-		return diag_err(c->d, c->line, NULL, "%s: unknown system call \"%s\"", k->name,
-				name);
+	if (name[0] == '@' ? !sysnames_group_find(name) : !sysnames_syscall_known(name)) {
+		char hint[96], near[64];
+
+		if (!sysnames_suggest(name, near, sizeof(near)))
+			snprintf(hint, sizeof(hint), "did you mean \"%s\"?", near);
+		else
+			snprintf(hint, sizeof(hint), "%s", name[0] == '@' ?
+				 "credbox --list-groups lists the groups and their members" : "");
+		return diag_err(c->d, c->line, *hint ? hint : NULL, "%s: unknown %s \"%s\"",
+				k->name, name[0] == '@' ? "syscall group" : "system call", name);
 	}
 	return list_add(c, field, w);
 }
@@ -540,8 +581,11 @@ static const struct profile_key keys[] = {
 	  F(struct policy_program, umask), "0077",
 	  "The program's file mode creation mask." },
 	{ SEC_PROGRAM, "new_session", "yes|no", 0, parse_bool,
-	  F(struct policy_program, new_session), "yes",
+	  F(struct policy_program, new_session), "no",
 	  "Run the program in a session of its own, without a controlling terminal." },
+	{ SEC_PROGRAM, "die_with_parent", "yes|no", 0, parse_bool,
+	  F(struct policy_program, die_with_parent), "yes",
+	  "End the program with SIGKILL when the process that started credbox ends." },
 
 	{ SEC_IDENTITY, "user", "user", KEY_REQUIRED, parse_ident,
 	  F(struct policy_identity, user), NULL,
@@ -587,6 +631,25 @@ static const struct profile_key keys[] = {
 	  F(struct policy_seccomp, errnum), "EPERM",
 	  "The error returned when action is errno." },
 
+	{ SEC_LIMITS, "nproc", "number[:number]", 0, parse_limit,
+	  F(struct policy_limits, v[LIMIT_NPROC]), "the caller's",
+	  "Processes and threads the program's user may have, all of its processes counted." },
+	{ SEC_LIMITS, "as", "size[:size]", 0, parse_limit_size,
+	  F(struct policy_limits, v[LIMIT_AS]), "the caller's",
+	  "The program's address space, in bytes." },
+	{ SEC_LIMITS, "fsize", "size[:size]", 0, parse_limit_size,
+	  F(struct policy_limits, v[LIMIT_FSIZE]), "the caller's",
+	  "The largest file the program may write, in bytes." },
+	{ SEC_LIMITS, "nofile", "number[:number]", 0, parse_limit,
+	  F(struct policy_limits, v[LIMIT_NOFILE]), "the caller's",
+	  "One more than the highest fd number the program may open." },
+	{ SEC_LIMITS, "cpu", "number[:number]", 0, parse_limit,
+	  F(struct policy_limits, v[LIMIT_CPU]), "the caller's",
+	  "CPU time, in seconds: SIGXCPU at the soft limit, SIGKILL at the hard one." },
+	{ SEC_LIMITS, "core", "size[:size]", 0, parse_limit_size,
+	  F(struct policy_limits, v[LIMIT_CORE]), "0",
+	  "The largest core dump, in bytes." },
+
 	{ SEC_DIR, "path", "absolute-path", KEY_REQUIRED, parse_path,
 	  F(struct policy_dir, path), NULL,
 	  "The directory granted." },
@@ -620,6 +683,7 @@ static const char *const section_names[SEC_COUNT] = {
 	[SEC_ENVIRONMENT] = "environment",
 	[SEC_FILESYSTEM] = "filesystem",
 	[SEC_SECCOMP] = "seccomp",
+	[SEC_LIMITS] = "limits",
 	[SEC_DIR] = "dir",
 };
 
@@ -683,6 +747,8 @@ static void *section_base(struct policy *pol, enum profile_section s)
 		return &pol->fs;
 	case SEC_SECCOMP:
 		return &pol->seccomp;
+	case SEC_LIMITS:
+		return &pol->limits;
 	default:
 		return NULL;
 	}
@@ -707,14 +773,14 @@ static const char *unknown_section_hint(const char *text, char *buf, size_t size
 
 	snprintf(word, sizeof(word), "%.*s", (int)strcspn(text, " "), text);
 	for (s = 0; s < SEC_COUNT; s++) {
-		if (edit_distance(section_names[s], word) <= 2) {
+		if (diag_distance(section_names[s], word) <= 2) {
 			snprintf(buf, size, "did you mean [%s%s]?", section_names[s],
 				 s == SEC_DIR ? text + strlen(word) : "");
 			return buf;
 		}
 	}
-	return "sections are [program], [identity], [environment], [filesystem], [seccomp] and "
-	       "[dir NAME]";
+	return "sections are [program], [identity], [environment], [filesystem], [seccomp], "
+	       "[limits] and [dir NAME]";
 }
 
 /* Make the keys that follow belong to sec (whose first header may be in another file). */
@@ -813,7 +879,7 @@ static const char *unknown_key_hint(enum profile_section s, const char *name, ch
 			return key_hints[i].hint;
 	}
 	for (i = 0; i < ARRAY_SIZE(keys); i++) {
-		if (keys[i].section == s && edit_distance(keys[i].name, name) <= 2) {
+		if (keys[i].section == s && diag_distance(keys[i].name, name) <= 2) {
 			snprintf(buf, size, "did you mean \"%s\"?", keys[i].name);
 			return buf;
 		}
@@ -1080,7 +1146,7 @@ static void policy_defaults(struct policy *pol)
 
 	memset(pol, 0, sizeof(*pol));
 	pol->program.umask = 077;
-	pol->program.new_session = 1;
+	pol->program.die_with_parent = 1;
 	pol->seccomp.errnum = EPERM;
 	for (i = 0; i < PROFILE_MAX_DIRS; i++)
 		pol->dirs[i].fd = -1;
@@ -1091,15 +1157,32 @@ void profile_parse_begin(struct policy *pol)
 	policy_defaults(pol);
 }
 
+static int count_newlines(const char *from, const char *to)
+{
+	int n = 0;
+
+	for (; from < to; from++)
+		n += *from == '\n';
+	return n;
+}
+
 int profile_parse_file(struct policy *pol, const char *buf, size_t len, int base,
 		       const struct profile_include *inc, struct diag *d)
 {
 	struct pctx c = { .pol = pol, .d = d, .inc = inc, .buf = buf, .len = len, .line = base };
+	const char *nul = memchr(buf, '\0', len);
 	size_t before = d->n;
 	int ret;
 
 	if (len > PROFILE_MAX_SIZE)
 		return diag_err(d, base ? base : 0, NULL, "larger than %d bytes", PROFILE_MAX_SIZE);
+	/* A binary file gets one message, not one a line; a text file has no NUL byte. */
+	if (nul) {
+		diag_err(d, base + count_newlines(buf, nul) + 1,
+			 "a profile is an INI text file: is this the file you meant?",
+			 "not a text file (a NUL byte)");
+		return -ENOEXEC;
+	}
 	ret = ini_parse_stream(reader, &c, on_key, &c);
 	if (ret > 0)
 		diag_err(d, base + ret, NULL, "syntax error");
@@ -1125,6 +1208,8 @@ int profile_parse_buffer(const char *buf, size_t len, struct policy *pol, struct
 
 	profile_parse_begin(pol);
 	err = profile_parse_file(pol, buf, len, 0, NULL, d);
+	if (err == -ENOEXEC)
+		return -EINVAL;		/* no text: the checks of the whole would be noise */
 	if (err == -ENOMEM)
 		return err;
 	return profile_parse_end(pol, d) ? -EINVAL : err;

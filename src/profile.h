@@ -24,6 +24,7 @@ enum profile_section {
 	SEC_ENVIRONMENT,
 	SEC_FILESYSTEM,
 	SEC_SECCOMP,
+	SEC_LIMITS,
 	SEC_DIR,
 	SEC_COUNT
 };
@@ -74,7 +75,11 @@ struct profile_include {
 };
 
 void profile_parse_begin(struct policy *pol);
-/* One file: its line N is line base + N of the profile (diag_add_source). inc may be NULL. */
+/*
+ * One file: its line N is line base + N of the profile (diag_add_source). inc may be NULL.
+ * -ENOEXEC (one message in d) for a file that is no text at all: the checks of the whole
+ * would only add noise.
+ */
 int profile_parse_file(struct policy *pol, const char *buf, size_t len, int base,
 		       const struct profile_include *inc, struct diag *d);
 int profile_parse_end(struct policy *pol, struct diag *d);

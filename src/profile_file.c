@@ -33,7 +33,11 @@ int profile_file_locate(const char *arg, const char *sysconfdir, char *path, siz
 	}
 	if (s == arg || s - arg > PROFILE_NAME_MAX)
 		return -EINVAL;
-	if ((size_t)snprintf(path, size, "%s/credbox/%s.ini", sysconfdir, arg) >= size)
+	/* "dosbox.ini" names the same profile as "dosbox", not dosbox.ini.ini */
+	if (s - arg > 4 && !strcmp(s - 4, ".ini"))
+		s -= 4;
+	if ((size_t)snprintf(path, size, "%s/credbox/%.*s.ini", sysconfdir, (int)(s - arg), arg) >=
+	    size)
 		return -ENAMETOOLONG;
 	return 0;
 }
@@ -333,6 +337,8 @@ int profile_file_open(const char *path, struct stat *st, char *real, size_t size
 struct loader {
 	struct policy *pol;
 	struct diag *d;
+	struct diag *trust;	/* NULL: a file root may not trust is an error; else noted here */
+	char trust_seen[4200];	/* the last problem noted there: a directory is named once */
 	struct profile_include inc;
 	struct {
 		dev_t dev;
@@ -343,6 +349,7 @@ struct loader {
 	int depth;
 	const char *name;	/* the NAME the profile was found by, or NULL */
 	int open_err;		/* of the last file that could not be opened */
+	int binary;		/* a file was no text (profile_parse_file) */
 	char dir[PROFILE_MAX_DEPTH + 1][PATH_MAX];	/* of each file being read */
 	struct profile_file_error e;
 	char real[PATH_MAX];
@@ -378,19 +385,70 @@ static int count_lines(const char *buf, size_t len)
 	return n + (len && buf[len - 1] != '\n');
 }
 
-/* Record why a file cannot be read: in the profile (line 0), or at the include's line. */
-static int report(struct loader *l, int line, const char *what, const char *path)
+/* Record why a file cannot be read, in d: in the profile (line 0), or at the include's line. */
+static int report_to(struct loader *l, struct diag *d, int line, const char *what,
+		     const char *path)
 {
 	const char *hint = l->e.hint[0] ? l->e.hint : NULL;
 
 	if (!what && l->name && l->open_err == -ENOENT) {
-		snprintf(l->e.hint, sizeof(l->e.hint), "--profile %s reads %s; a file is given "
-			 "by a path with a '/', such as ./%s", l->name, path, l->name);
+		char here[PROFILE_NAME_MAX + 8];
+		int found;
+
+		/* a file of that name in the current directory is what was meant, most likely */
+		snprintf(here, sizeof(here), "./%s", l->name);
+		found = access(here, F_OK) == 0;
+		if (!found) {
+			snprintf(here, sizeof(here), "./%s.ini", l->name);
+			found = access(here, F_OK) == 0;
+		}
+		if (!found)
+			snprintf(l->e.hint, sizeof(l->e.hint), "--profile %s reads %s; a file is "
+				 "given by a path with a '/', such as ./%s", l->name, path, l->name);
+		else
+			snprintf(l->e.hint, sizeof(l->e.hint), "--profile %s reads %s; for the file "
+				 "%s of this directory, give its path: --profile %s", l->name, path,
+				 here + 2, here);
 		hint = l->e.hint;
 	}
 	if (!what)
-		return diag_err(l->d, 0, hint, "%s", l->e.msg);
-	return diag_err(l->d, line, hint, "%s %s: %s", what, path, l->e.msg);
+		return diag_err(d, 0, hint, "%s", l->e.msg);
+	return diag_err(d, line, hint, "%s %s: %s", what, path, l->e.msg);
+}
+
+static int report(struct loader *l, int line, const char *what, const char *path)
+{
+	return report_to(l, l->d, line, what, path);
+}
+
+/* What root may not trust, noted for --check: once for a directory that several files share. */
+static void note_trust(struct loader *l, int line, const char *what, const char *path)
+{
+	if (!strcmp(l->trust_seen, l->e.msg))
+		return;
+	snprintf(l->trust_seen, sizeof(l->trust_seen), "%s", l->e.msg);
+	report_to(l, l->trust, line, what, path);
+}
+
+/*
+ * A draft that root may not trust, read for --check all the same (as sshd -t reads any file):
+ * opened as a plain file, its problem noted in l->trust by the caller. The same rules as
+ * profile_file_open otherwise: a regular file, not too large; real: its resolved path.
+ */
+static int open_draft(const char *path, struct stat *st, char *real,
+		      struct profile_file_error *e)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return fail(e, -errno, NULL, "%s", strerror(errno));
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode) || st->st_size > PROFILE_MAX_SIZE ||
+	    !realpath(path, real)) {
+		close(fd);
+		return fail(e, -EINVAL, NULL, "not a regular file of at most %d bytes",
+			    PROFILE_MAX_SIZE);
+	}
+	return fd;
 }
 
 /* The file path (what: "include", "drop-in", or NULL for the profile) into the policy. */
@@ -402,6 +460,10 @@ static int read_one(struct loader *l, const char *path, int line, const char *wh
 	int fd, base, err;
 
 	fd = profile_file_open(path, &st, l->real, sizeof(l->real), &l->e);
+	if (fd == -EPERM && l->trust) {
+		note_trust(l, line, what, path);
+		fd = open_draft(path, &st, l->real, &l->e);
+	}
 	if (fd < 0) {
 		l->open_err = fd;
 		return report(l, line, what, path);
@@ -433,6 +495,10 @@ static int read_one(struct loader *l, const char *path, int line, const char *wh
 	*slash = '\0';
 	err = base < 0 ? base : profile_parse_file(l->pol, buf, len, base, &l->inc, l->d);
 	free(buf);
+	if (err == -ENOEXEC) {
+		l->binary = 1;
+		err = -EINVAL;
+	}
 	return err;
 }
 
@@ -513,6 +579,13 @@ static int read_dropins(struct loader *l, const char *profile)
 	if ((size_t)snprintf(dir, sizeof(dir), "%.*s.d", (int)len, profile) >= sizeof(dir))
 		return diag_err(l->d, 0, NULL, "%s.d: path too long", profile);
 	fd = open_dropins(dir, &l->e);
+	if (fd == -EPERM && l->trust) {
+		/* the walk stopped at a directory on the way, before it learnt whether dir exists */
+		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		fd = fd < 0 ? -errno : fd;
+		if (fd != -ENOENT)
+			note_trust(l, 0, "drop-ins", dir);
+	}
 	if (fd == -ENOENT)
 		return 0;
 	if (fd < 0)
@@ -535,16 +608,18 @@ static int read_dropins(struct loader *l, const char *profile)
 	return err;
 }
 
-int profile_file_load(const char *path, const char *name, struct policy *pol, struct diag *d)
+int profile_file_load(const char *path, const char *name, struct policy *pol, struct diag *d,
+		      struct diag *trust)
 {
 	struct loader *l = calloc(1, sizeof(*l));
-	int err, e;
+	int err, e, binary;
 
 	profile_parse_begin(pol);
 	if (!l)
 		return -ENOMEM;
 	l->pol = pol;
 	l->d = d;
+	l->trust = trust;
 	l->name = name;
 	l->inc = (struct profile_include){ on_include, l };
 	err = read_one(l, path, 0, NULL);
@@ -552,8 +627,9 @@ int profile_file_load(const char *path, const char *name, struct policy *pol, st
 		e = read_dropins(l, path);
 		err = e ? e : err;
 	}
+	binary = l->binary;
 	free(l);
-	if (err == -ENOMEM || !d->nsrc)
+	if (err == -ENOMEM || !d->nsrc || binary)
 		return err;
 	e = profile_parse_end(pol, d);
 	return err ? err : e;

@@ -39,8 +39,8 @@
 
 /*
  * Where --profile ARG leads: ARG itself if it has a '/', else SYSCONFDIR/credbox/ARG.ini for
- * a NAME of letters, digits, '_', '-' and '.' (not first). 0, -EINVAL (not a name) or
- * -ENAMETOOLONG.
+ * a NAME of letters, digits, '_', '-' and '.' (not first); a NAME ending in ".ini" is the
+ * file's name there. 0, -EINVAL (not a name) or -ENAMETOOLONG.
  */
 int profile_file_locate(const char *arg, const char *sysconfdir, char *path, size_t size);
 
@@ -63,9 +63,12 @@ int profile_file_open(const char *path, struct stat *st, char *real, size_t size
 /*
  * Read the profile at path and the files it is composed of into pol; every file gets its
  * range of lines in d, whose file should be path. name: the NAME path was found by, or NULL
- * (for the hint when there is no such profile). 0, -EINVAL (the reasons in d) or -ENOMEM.
- * pol is freed with profile_free() in every case.
+ * (for the hint when there is no such profile). trust: NULL, or where a file or directory root
+ * may not trust is noted, and then read all the same (--check lints a draft of any owner; the
+ * rules above are its messages). 0, -EINVAL (the reasons in d) or -ENOMEM. pol is freed with
+ * profile_free() in every case.
  */
-int profile_file_load(const char *path, const char *name, struct policy *pol, struct diag *d);
+int profile_file_load(const char *path, const char *name, struct policy *pol, struct diag *d,
+		      struct diag *trust);
 
 #endif /* CREDBOX_PROFILE_FILE_H */

@@ -438,13 +438,17 @@ void redirect_describe(const struct plan *plan, FILE *out, const char *prefix)
 	for (kind = RT_KIND_REDIRECT; kind <= RT_KIND_EXEC; kind++) {
 		if (kind == RT_KIND_DENY)
 			continue;
-		fprintf(out, "%s  %s:\n%s   ", prefix, what[kind], prefix);
-		for (nr = 0, col = 4; nr < RT_NR_MAX; nr++) {
+		/* a kind without a call gets no heading, rather than an empty line */
+		for (nr = 0, col = 0; nr < RT_NR_MAX; nr++) {
 			const struct filter_entry *from;
 			char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
 
 			if (name && kind_of(name, verdict(&plan->filter, nr, &from), transparent,
 					    mode) == kind) {
+				if (!col) {
+					fprintf(out, "%s  %s:\n%s   ", prefix, what[kind], prefix);
+					col = 4;
+				}
 				if (col + strlen(name) > 90) {
 					fprintf(out, "\n%s   ", prefix);
 					col = 4;
@@ -453,7 +457,8 @@ void redirect_describe(const struct plan *plan, FILE *out, const char *prefix)
 			}
 			free(name);
 		}
-		fputc('\n', out);
+		if (col)
+			fputc('\n', out);
 	}
 	if (transparent)
 		fprintf(out, "%s  (newfstatat and statx only without AT_EMPTY_PATH: with it, fstat)\n",

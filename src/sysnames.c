@@ -2,11 +2,13 @@
 /* sysnames: system call groups, errno names, deny entries; see sysnames.h. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <seccomp.h>
 
+#include "diag.h"
 #include "sysnames.h"
 #include "util.h"
 
@@ -149,6 +151,33 @@ const struct sysnames_group *sysnames_group_find(const char *name)
 int sysnames_syscall_known(const char *name)
 {
 	return seccomp_syscall_resolve_name(name) != __NR_SCMP_ERROR;
+}
+
+/* Beyond the highest system call number of any architecture libseccomp knows. */
+#define SYSNAMES_NR_MAX	1024
+
+int sysnames_suggest(const char *name, char *out, size_t size)
+{
+	int best = 3, nr, d;
+	size_t i;
+
+	for (i = 0; name[0] == '@' && i < ARRAY_SIZE(groups); i++) {
+		d = diag_distance(groups[i].name, name);
+		if (d < best) {
+			best = d;
+			snprintf(out, size, "%s", groups[i].name);
+		}
+	}
+	for (nr = 0; name[0] != '@' && nr < SYSNAMES_NR_MAX; nr++) {
+		char *s = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
+
+		if (s && (d = diag_distance(s, name)) < best) {
+			best = d;
+			snprintf(out, size, "%s", s);
+		}
+		free(s);
+	}
+	return best < 3 ? 0 : -ENOENT;
 }
 
 /* ---- errno names -------------------------------------------------------------------------- */

@@ -19,6 +19,11 @@ const struct sysnames_group *sysnames_groups(size_t *n);
 const struct sysnames_group *sysnames_group_find(const char *name);
 /* Whether libseccomp knows the name (on any architecture). */
 int sysnames_syscall_known(const char *name);
+/*
+ * The system call of this architecture (or, for "@...", the group) nearest to a name that is
+ * none, at most two edits away, into out: 0, or -ENOENT.
+ */
+int sysnames_suggest(const char *name, char *out, size_t size);
 /* "EPERM" or "1" -> 1; -1 if neither. */
 int sysnames_errno_parse(const char *s);
 const char *sysnames_errno_name(int e);

@@ -5,10 +5,11 @@
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$PWD
 CB=$ROOT/build/credbox
-PROBE=$ROOT/build/tests/host/sysprobe
 P=$ROOT/tests/host/profiles
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+. tests/host/reach.sh
+PROBE=$(reach "$ROOT/build/tests/host/sysprobe")	# run as nobody
 n=0 failed=0
 
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
@@ -102,18 +103,19 @@ for prog in rootonly notelf; do
 	sed 's/^/# /' "$TMP/err"
 done
 if command -v setpriv >/dev/null; then
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$CB" --profile conf/minimal.ini \
+	CBN=$(reach "$CB") MIN=$(reach conf/minimal.ini)	# credbox and the profile, as nobody
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$CBN" --profile "$MIN" \
 		--check -- /bin/true >"$TMP/out" 2>"$TMP/err"; rc=$?
 	ok $([ $rc -eq 0 ] && grep -q '^not checked without root' "$TMP/out"; echo $?) \
 		"--check unprivileged: 0, saying what only root can check (got $rc)"
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$CB" --profile conf/minimal.ini \
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$CBN" --profile "$MIN" \
 		--check -- /no/such/prog >/dev/null 2>"$TMP/err"; rc=$?
 	ok $([ $rc -eq 125 ] && grep -q 'does not exist' "$TMP/err"; echo $?) \
 		"--check unprivileged still finds a missing program (got $rc)"
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$CB" --profile conf/minimal.ini \
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$CBN" --profile "$MIN" \
 		-- /bin/true 2>"$TMP/err"; rc=$?
 	ok $([ $rc -eq 125 ] && [ "$(head -n 1 "$TMP/err")" = "credbox: must be started as root (it opens each grant as its owner, then drops to the profile's user)" ] &&
-	     grep -qx 'hint: credbox --profile conf/minimal.ini --check checks a profile without root' "$TMP/err"; echo $?) \
+	     grep -qx "hint: credbox --profile $MIN --check checks a profile without root" "$TMP/err"; echo $?) \
 		"a run started unprivileged: says first that it needs root, and that --check does not"
 	sed 's/^/# /' "$TMP/err"
 else

@@ -14,6 +14,11 @@ ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not o
 
 # ---- a packager's install: DESTDIR, PREFIX=/usr --------------------------------------------
 D=$TMP/dest
+# uninstall alone, into nothing installed: quiet, and nothing made
+make --no-print-directory uninstall DESTDIR="$TMP/none" PREFIX=/usr >"$TMP/log" 2>&1
+ok $([ $? -eq 0 ] && ! grep -q 'ignored\|Error' "$TMP/log" && [ ! -e "$TMP/none" ]; echo $?) \
+	"make uninstall of nothing: no error printed, nothing made"
+grep 'ignored\|Error' "$TMP/log" | sed 's/^/# /'
 make -s --no-print-directory install DESTDIR="$D" PREFIX=/usr >"$TMP/log" 2>&1
 ok $? "make install DESTDIR=... PREFIX=/usr"
 sed 's/^/# /' "$TMP/log"
@@ -22,14 +27,34 @@ for f in usr/bin/credbox usr/lib/libcredbox-client.a usr/lib/pkgconfig/credbox.p
 	 usr/include/credbox.h usr/share/man/man1/credbox.1 usr/share/man/man3/credbox_openat.3 \
 	 usr/share/man/man3/credbox_strerror.3 usr/share/man/man5/credbox.ini.5 \
 	 usr/share/doc/credbox/examples/dosemu.ini usr/share/doc/credbox/examples/minimal.ini \
+	 usr/share/doc/credbox/kernel-patches/series usr/share/doc/credbox/kernel-patches/BASE \
+	 usr/share/doc/credbox/kernel-patches/0001-fs-add-O_CRED_ALLOW.patch \
 	 usr/share/bash-completion/completions/credbox; do
 	[ -f "$D/$f" ] || missing+=" $f"
 done
 ok $([ -z "$missing" ] && [ -d "$D/etc/credbox" ]; echo $?) \
-	"binary, library, header, credbox.pc, man pages, examples, completion, etc/credbox${missing:+ (missing:$missing)}"
+	"binary, library, header, credbox.pc, man pages, examples, the kernel series, completion, etc/credbox${missing:+ (missing:$missing)}"
 ok $([ "$(stat -c %a "$D/usr/bin/credbox")" = 755 ] &&
      [ "$(stat -c %a "$D/usr/share/man/man5/credbox.ini.5")" = 644 ]; echo $?) "modes 0755, 0644"
-cmp -s man/credbox.ini.5 "$D/usr/share/man/man5/credbox.ini.5"; ok $? "the man pages as in man/"
+# every page of man/, and a page for each other name of a section 3 page, which man finds
+missing=
+for page in man/*.[0-9]; do
+	sec=${page##*.}
+	[ -f "$D/usr/share/man/man$sec/${page#man/}" ] || missing+=" ${page#man/}"
+done
+for page in man/*.3; do
+	for name in $(sed -n '/^\.Sh NAME/,/^\.Nd/s/^\.Nm \([a-z_0-9]*\).*/\1/p' "$page"); do
+		(cd "$D/usr/share/man" && mandoc -Tascii "man3/$name.3" 2>/dev/null) |
+			col -b | grep -q "$name" || missing+=" $name(3)"
+	done
+done
+ok $([ -z "$missing" ] && [ -f "$D/usr/share/man/man3/credbox_mkdirat_fd.3" ]; echo $?) \
+	"every page installed, and every name of credbox_openat(3) and credbox_mkdirat(3)${missing:+ (missing:$missing)}"
+sed "s/^\.Os\$/.Os credbox $(cat VERSION)/" man/credbox.ini.5 |
+	cmp -s - "$D/usr/share/man/man5/credbox.ini.5"
+ok $? "with PREFIX=/usr and SYSCONFDIR=/etc the pages are man/'s but for the footer's version"
+(cd "$D/usr/share/man" && mandoc -Tascii man1/credbox.1) | tail -n 1 >"$TMP/footer"
+ok $(grep -q "^credbox $(cat VERSION) " "$TMP/footer"; echo $?) "the footer: credbox $(cat VERSION), not BSD ($(tr -s ' ' <"$TMP/footer"))"
 
 # credbox_openat(3)'s example, taken from the installed page, built against the installed
 # library as the page says (pkg-config, with DESTDIR as the sysroot), and run outside credbox.
@@ -52,13 +77,19 @@ sed 's/^/# /' "$TMP/err"
 # ---- uninstall: everything installed goes, the admin's profiles stay --------------------------
 cp conf/minimal.ini "$D/etc/credbox/mine.ini"
 make -s --no-print-directory uninstall DESTDIR="$D" PREFIX=/usr >"$TMP/log" 2>&1
-left=$(cd "$D" && find . -type f | sort | tr '\n' ' ')
+left=$(cd "$D" && find . -type f ! -name .installed-dirs | sort | tr '\n' ' ')
 ok $([ "$left" = "./etc/credbox/mine.ini " ]; echo $?) \
 	"make uninstall removes what it installed, and leaves the admin's profile (left: $left)"
 rm "$D/etc/credbox/mine.ini"
 make -s --no-print-directory uninstall DESTDIR="$D" PREFIX=/usr >/dev/null 2>&1
-ok $([ ! -e "$D/etc/credbox" ] && [ ! -e "$D/usr/share/doc/credbox" ]; echo $?) \
-	"... and its directories once they are empty"
+left=$(cd "$D" && find . -mindepth 1 | sort | tr '\n' ' ')
+ok $([ -z "$left" ]; echo $?) \
+	"... and, once the admin removed it, every directory install made${left:+ (left: $left)}"
+make -s --no-print-directory install DESTDIR="$D" PREFIX=/usr >/dev/null 2>&1
+make --no-print-directory uninstall DESTDIR="$D" PREFIX=/usr >"$TMP/log" 2>&1
+left=$(cd "$D" && find . -mindepth 1 | sort | tr '\n' ' ')
+ok $([ -z "$left" ] && ! grep -q 'ignored\|Error' "$TMP/log"; echo $?) \
+	"install, then uninstall: every directory install made is gone, no error printed${left:+ (left: $left)}"
 
 # ---- an admin's install: PREFIX, BINDIR, MANDIR, SYSCONFDIR; profiles by name -----------------
 P=$TMP/opt
@@ -69,6 +100,12 @@ sed 's/^/# /' "$TMP/log"
 ok $([ -x "$P/sbin/credbox" ] && [ -f "$P/man/man1/credbox.1" ] && [ -d "$P/etc/credbox" ] &&
      [ -f "$P/share/doc/credbox/examples/viewer.ini" ]; echo $?) \
 	"each file where those say"
+cat "$P"/man/man?/*.[0-9] >"$TMP/pages"
+ok $(grep -q "^\.It Pa $P/etc/credbox/ Ns Ar name Ns .ini" "$P/man/man1/credbox.1" &&
+     grep -q "^\.It Pa $P/share/doc/credbox/examples/" "$P/man/man1/credbox.1" &&
+     ! grep -v "$P/etc/credbox" "$TMP/pages" | grep -q '/etc/credbox' &&
+     ! grep -q '/usr/local/share/doc' "$TMP/pages"; echo $?) \
+	"the installed pages name SYSCONFDIR/credbox and DOCDIR, not /etc/credbox or /usr/local"
 CB=$P/sbin/credbox
 "$CB" --version >"$TMP/out"
 ok $([ "$(cat "$TMP/out")" = "credbox $(cat VERSION)" ]; echo $?) "--version says VERSION: $(cat "$TMP/out")"
@@ -76,6 +113,9 @@ cp conf/minimal.ini "$P/etc/credbox/mini.ini"
 out=$("$CB" --profile mini -- /bin/echo by name 2>&1); rc=$?
 ok $([ $rc -eq 0 ] && [ "$out" = "by name" ]; echo $?) \
 	"--profile mini reads SYSCONFDIR/credbox/mini.ini (got $rc: $out)"
+out=$("$CB" --profile mini.ini -- /bin/echo by file name 2>&1); rc=$?
+ok $([ $rc -eq 0 ] && [ "$out" = "by file name" ]; echo $?) \
+	"--profile mini.ini: the same profile, not mini.ini.ini (got $rc: $out)"
 "$CB" --profile mini --check >"$TMP/out" 2>&1
 ok $(grep -qx "profile     $P/etc/credbox/mini.ini" "$TMP/out"; echo $?) "--check names the file"
 mkdir "$P/etc/credbox/mini.d"
@@ -113,6 +153,12 @@ ok $([ "$(complete_words credbox --)" = "-- $opts" ]; echo $?) \
 	"every option of --help is completed (got $(complete_words credbox --))"
 ok $(complete_words credbox -p mini -- /bin/ec | grep -q '/bin/echo'; echo $?) \
 	"after the options: the program"
+spec=$(bash -c '. "$1"; complete -p credbox' _ "$P/share/bash-completion/completions/credbox")
+ok $([ "$spec" = "complete -o filenames -F _credbox credbox" ]; echo $?) \
+	"completed as file names (-o filenames: blanks quoted, directories end in /): $spec"
+mkdir "$P/etc/credbox/my dir"
+ok $(complete_words credbox --profile "$P/etc/credbox/my" | grep -qF "$P/etc/credbox/my dir"; echo $?) \
+	"a path with a blank after --profile: one word"
 make -s --no-print-directory B="$TMP/build" PREFIX="$P" BINDIR="$P/sbin" MANDIR="$P/man" \
 	SYSCONFDIR="$P/etc" uninstall >/dev/null 2>&1
 ok $([ ! -e "$CB" ]; echo $?) "make uninstall with the same variables"

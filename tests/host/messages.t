@@ -48,7 +48,7 @@ says "a mistyped [dir NAME]" "[dri drive_c]
 path = /srv" "@:12: unknown section [dri drive_c]
 hint: did you mean [dir drive_c]?"
 says "a section that is nothing like one" "[network]" "@:12: unknown section [network]
-hint: sections are [program], [identity], [environment], [filesystem], [seccomp] and [dir NAME]"
+hint: sections are [program], [identity], [environment], [filesystem], [seccomp], [limits] and [dir NAME]"
 
 # ---- bytes a terminal would obey are shown escaped --------------------------------------------
 says "an escape sequence in a key" $'fr\e[2Job = 1' '@:12: unknown key "fr\x1b[2Job" in [seccomp]'

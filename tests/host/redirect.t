@@ -9,9 +9,11 @@
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$PWD
 CB=$ROOT/build/credbox
-PROBE=$ROOT/build/tests/tp/tp-probe
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+. tests/host/reach.sh
+PROBE=$(reach "$ROOT/build/tests/tp/tp-probe")	# run as nobody, and so is the static one
+reach "$ROOT/build/tests/tp/tp-probe-static" >/dev/null
 n=0 failed=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
 
@@ -23,7 +25,7 @@ profile() {	# profile FILE EXTRA-SECCOMP-LINE
 	user = nobody
 	group = nogroup
 	[filesystem]
-	ro = /usr, /bin, /lib, -/lib64, /etc, /proc, $ROOT/build
+	ro = /usr, /bin, /lib, -/lib64, /etc, /proc, ${PROBE%/*}
 	rw = /dev/null
 	landlock = best-effort
 	[seccomp]

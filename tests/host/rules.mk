@@ -8,13 +8,19 @@ HOST_TFLAGS = $(filter-out -O2,$(CFLAGS)) -O1
 FUZZ_TIME  ?= 300
 
 TEST_BINS += $(HT)/t-profile $(HT)/t-privdrop $(HT)/t-landlock $(HT)/t-filter \
-	     $(HT)/t-preopen $(HT)/t-redirect $(HT)/sysprobe $(HT)/nolandlock
+	     $(HT)/t-preopen $(HT)/t-redirect $(HT)/t-deps $(HT)/sysprobe $(HT)/nolandlock $(HT)/pty-drive
 ifneq ($(shell command -v clang),)
 TEST_BINS += $(HT)/fuzz-profile
 endif
 
 $(HT):
 	mkdir -p $@
+
+# The reader of untrusted ELF files for --check, with the sanitizers: a read outside a buffer
+# fails the test instead of passing unseen.
+$(HT)/t-deps: tests/host/t-deps.c tests/host/tap.h src/deps.c src/deps.h src/failure.c | $(HT)
+	$(CC) $(HOST_TFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all -Itests/host \
+		-o $@ $< src/deps.c src/failure.c
 
 $(HT)/t-%: tests/host/t-%.c tests/host/tap.h $(B)/libcredbox.a | $(HT)
 	$(CC) $(HOST_TFLAGS) -Itests/host -o $@ $< $(B)/libcredbox.a $(LDLIBS)
@@ -40,6 +46,10 @@ bench-redirect: $(HT)/redirect-bench
 
 # A small program the filter probe runs under credbox's filters (no libseccomp in it).
 $(HT)/sysprobe: tests/host/sysprobe.c | $(HT)
+	$(CC) $(HOST_TFLAGS) -o $@ $<
+
+# A user at a terminal, for the job control tests (jobctl.t).
+$(HT)/pty-drive: tests/host/pty-drive.c | $(HT)
 	$(CC) $(HOST_TFLAGS) -o $@ $<
 
 # The parser alone, with ASan and libFuzzer.

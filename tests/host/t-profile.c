@@ -177,7 +177,7 @@ static void test_bad(void)
 	expect(BASE "[network]\nallow = yes\n",
 	       "t.ini:7: unknown section [network]\n"
 	       "hint: sections are [program], [identity], [environment], [filesystem], "
-	       "[seccomp] and [dir NAME]\n", "unknown section, its keys not reported");
+	       "[seccomp], [limits] and [dir NAME]\n", "unknown section, its keys not reported");
 	expect(BASE "[identity]\nuser = other\n",
 	       "t.ini:7: duplicate section [identity] (first on line 3)\n", "duplicate section");
 	expect(BASE "[dir]\npath = /x\n",
@@ -281,6 +281,88 @@ static void test_bad(void)
 /* ---- bad plans ------------------------------------------------------------------------------ */
 
 #define HINT_PRIV "hint: a sandbox gets no privileged group, nor does a granted fd: remove it\n"
+
+/* ---- [limits] ------------------------------------------------------------------------------ */
+
+#define HINT_SIZE "hint: a number, with K, M, G or T for KiB, MiB, GiB or TiB, or infinity; " \
+		  "SOFT:HARD sets the two limits apart\n"
+#define HINT_NUMBER "hint: a number, or infinity; SOFT:HARD sets the two limits apart\n"
+
+/* The limit the plan sets for key, or NULL. */
+static const struct plan_limit *plan_limit(const struct plan *plan, const char *key)
+{
+	for (size_t i = 0; i < plan->nlimits; i++)
+		if (!strcmp(plan->limits[i].name, key))
+			return &plan->limits[i];
+	return NULL;
+}
+
+static void test_limits(void)
+{
+	const struct plan_limit *l;
+	struct plan plan;
+	char *got;
+
+	expect(BASE "[limits]\nnproc = 64k\n",
+	       "t.ini:8: nproc must be number[:number], not \"64k\"\n" HINT_NUMBER,
+	       "limits: a count takes no unit");
+	expect(BASE "[limits]\nas = 512X\nfsize = -1\ncore = 1M:\n",
+	       "t.ini:8: as must be size[:size], not \"512X\"\n" HINT_SIZE
+	       "t.ini:9: fsize must be size[:size], not \"-1\"\n" HINT_SIZE
+	       "t.ini:10: core must be size[:size], not \"1M:\"\n" HINT_SIZE,
+	       "limits: every bad value reported, each on its line");
+	expect(BASE "[limits]\nnofile = 4096:1024\n",
+	       "t.ini:8: nofile: the soft limit is above the hard limit in \"4096:1024\"\n"
+	       "hint: the program may raise its soft limit up to the hard one, not beyond: write "
+	       "SOFT:HARD with SOFT no larger\n", "limits: soft above hard");
+	expect(BASE "[limits]\nas = 17179869184T\ncpu = 99999999999999999999\n",
+	       "t.ini:8: as must be size[:size], not \"17179869184T\"\n" HINT_SIZE
+	       "t.ini:9: cpu must be number[:number], not \"99999999999999999999\"\n"
+	       HINT_NUMBER, "limits: numbers that do not fit in 64 bits");
+	expect(BASE "[limits]\ncpu = 10\ncpu = 20\n",
+	       "t.ini:9: duplicate key \"cpu\" in [limits] (first on line 8)\n",
+	       "limits: one value per key");
+	expect(BASE "[limits]\nprocesses = 10\n",
+	       "t.ini:8: unknown key \"processes\" in [limits]\n", "limits: unknown key");
+	expect(BASE "[limits]\nnprocs = 10\n",
+	       "t.ini:8: unknown key \"nprocs\" in [limits]\nhint: did you mean \"nproc\"?\n",
+	       "limits: a typo, did you mean");
+	expect(BASE "[limits]\n[limits]\n",
+	       "t.ini:8: duplicate section [limits] (first on line 7)\n", "limits: one section");
+
+	got = run(BASE, NULL, 0, NULL, &plan);
+	if (tap_is_str(got, "", "limits: none in the profile")) {
+		l = plan_limit(&plan, "core");
+		tap_ok(plan.nlimits == 1 && l && l->soft == 0 && l->hard == 0 && !l->line,
+		       "limits: none in the profile: core dumps off all the same (core 0, no line)");
+		release(&plan);
+	}
+	free(got);
+	got = run(BASE "[limits]\nnproc = 64\nas = 512M\nfsize = 1K:2G\nnofile = 256:infinity\n"
+		  "cpu = unlimited\ncore = 8M\n", NULL, 0, NULL, &plan);
+	if (tap_is_str(got, "", "limits: every key")) {
+		tap_ok(plan.nlimits == 6, "limits: six limits planned");
+		l = plan_limit(&plan, "nproc");
+		tap_ok(l && l->soft == 64 && l->hard == 64 && l->line == 8,
+		       "limits: nproc = 64 sets soft and hard, from line 8");
+		l = plan_limit(&plan, "as");
+		tap_ok(l && l->soft == 512ULL << 20 && l->hard == 512ULL << 20,
+		       "limits: as = 512M is 512 MiB");
+		l = plan_limit(&plan, "fsize");
+		tap_ok(l && l->soft == 1024 && l->hard == 2ULL << 30, "limits: fsize = 1K:2G");
+		l = plan_limit(&plan, "nofile");
+		tap_ok(l && l->soft == 256 && l->hard == PLIMIT_INFINITY,
+		       "limits: nofile = 256:infinity");
+		l = plan_limit(&plan, "cpu");
+		tap_ok(l && l->soft == PLIMIT_INFINITY && l->hard == PLIMIT_INFINITY,
+		       "limits: cpu = unlimited is infinity");
+		l = plan_limit(&plan, "core");
+		tap_ok(l && l->soft == 8ULL << 20 && l->line == 13,
+		       "limits: core = 8M replaces the default 0");
+		release(&plan);
+	}
+	free(got);
+}
 
 static void test_bad_plans(void)
 {
@@ -536,6 +618,7 @@ int main(int argc, char **argv)
 
 	test_bad();
 	test_bad_plans();
+	test_limits();
 	test_privileged_groups();
 	test_good();
 	test_conf(srcdir);

@@ -49,3 +49,11 @@ TEST_BINS += $(TP)/tp-bench
 $(TP)/tp-bench: tests/vm/transparent/tp-bench.c tests/vm/transparent/tp-exempt.h $(B)/libcredbox-client.a src/credbox.h tests/vm/bench.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/libcredbox-client.a
+
+# ---- resource limits: tests/vm/60-limits.t ---------------------------------------------------
+# A fork bomb, a memory hog and a spinning program that end by themselves, run under credbox's [limits].
+LIM := $(B)/tests/limits
+TEST_BINS += $(LIM)/bomb $(LIM)/hog $(LIM)/spin
+$(LIM)/%: tests/vm/limits/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $<
