@@ -21,14 +21,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 add=(--add tests/vm/e2e:/credbox/e2e)
 [ -z "${CREDBOX_E2E_CREDBOX:-}" ] || add+=(--add "$CREDBOX_E2E_CREDBOX:/credbox/build/credbox")
-for f in build/credbox build/tests/e2e/e2e-probe build/tests/e2e/e2e-probe-static \
-	 build/tests/e2e/e2e-drop; do
-	if [ ! -x "$f" ]; then
-		echo "1..1"
-		echo "not ok 1 - $f is missing (make all TEST_BINS)"
-		exit 1
-	fi
-done
+vm_require_bins build/credbox build/tests/e2e/e2e-probe build/tests/e2e/e2e-probe-static \
+	build/tests/e2e/e2e-drop
 
 start=$SECONDS
 tests/vm/vm-run --timeout 900 "${add[@]}" -- 'sh /credbox/e2e/guest.sh' >"$tmp/out" 2>"$tmp/err"

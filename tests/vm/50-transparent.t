@@ -22,13 +22,7 @@ done
 	--add /usr/lib/python3.11/encodings:/usr/lib/python3.11/encodings
 	--add /usr/lib/python3.11/os.py:/usr/lib/python3.11/os.py)
 [ ! -x /usr/bin/dosbox ] || add+=(--add /usr/bin/dosbox:/usr/bin/dosbox)
-for f in build/credbox build/tests/tp/tp-probe build/tests/tp/tp-probe-static; do
-	if [ ! -x "$f" ]; then
-		echo "1..1"
-		echo "not ok 1 - $f is missing (make all TEST_BINS)"
-		exit 1
-	fi
-done
+vm_require_bins build/credbox build/tests/tp/tp-probe build/tests/tp/tp-probe-static
 
 start=$SECONDS
 tests/vm/vm-run --timeout 900 "${add[@]}" -- 'sh /credbox/transparent/guest.sh' \

@@ -11,13 +11,7 @@ cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for f in build/credbox build/tests/limits/bomb build/tests/limits/hog build/tests/limits/spin; do
-	if [ ! -x "$f" ]; then
-		echo "1..1"
-		echo "not ok 1 - $f is missing (make all TEST_BINS)"
-		exit 1
-	fi
-done
+vm_require_bins build/credbox build/tests/limits/bomb build/tests/limits/hog build/tests/limits/spin
 
 start=$SECONDS
 tests/vm/vm-run --timeout 600 --add tests/vm/limits:/credbox/limits -- \

@@ -16,6 +16,9 @@
 #                          then the plan
 #   extract_new_file PATCH PATH
 #                          print the file a patch creates (its new-file hunk)
+#   vm_require_bins FILE...
+#                          the test's programs are built: else one failing result, the
+#                          plan, and exit 1
 #   ksft_on_ext4 DIR PROG env|tmp
 #                          write DIR/ext4-PROG, a guest script that runs ./PROG with
 #                          its files on the guest's ext4 disk: CRED_TEST_DIR set for
@@ -115,6 +118,17 @@ extract_new_file() {
 		}
 		END { exit found ? 0 : 1 }
 	' "$1"
+}
+
+vm_require_bins() {
+	local f
+	for f in "$@"; do
+		if [ ! -x "$f" ]; then
+			echo "1..1"
+			echo "not ok 1 - $f is missing (make all TEST_BINS)"
+			exit 1
+		fi
+	done
 }
 
 ksft_on_ext4() {
