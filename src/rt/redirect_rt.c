@@ -63,6 +63,7 @@
 #define ELOOP_		40
 #define EPERM_		1
 #define ENOSYS_		38
+#define EOPNOTSUPP_	95
 #define EROFS_		30
 #define S_IFMT_		0170000
 #define S_IFDIR_	0040000
@@ -721,6 +722,39 @@ static long do_utime(const struct target *t, const int64_t *u, int timeval)
 	return do_utimens(t, ts, 0);
 }
 
+/*
+ * chown, lchown, fchownat in a tree: the kernel lends no chown (the lender's files would be
+ * given away), and the program's own call would walk the tree it cannot search (EACCES). The
+ * answer is the kernel's to a change of owner one may not make, EPERM, after the file is
+ * looked up through the grant (ENOENT, ...); a chown that changes nothing (-1, -1) is 0. So
+ * cp -a and tar as a user, which take EPERM as "not root", go on.
+ */
+static long do_chown(const struct target *t, long uid, long gid, long flags)
+{
+	struct rt_stat st;
+	long ret = do_stat(t, __NR_newfstatat, flags & AT_SYMLINK_NOFOLLOW_, 0, &st);
+
+	if (ret < 0)
+		return ret;
+	return (int)uid == -1 && (int)gid == -1 ? 0 : E(EPERM_);
+}
+
+/*
+ * setxattr, removexattr and their l forms in a tree: the kernel lends no xattr write, and the
+ * program's own call would walk the tree it cannot search (EACCES). The tree answers as a
+ * file system without extended attributes does, EOPNOTSUPP, once the file is looked up through
+ * the grant: cp -a and the ACL library take that as "nothing to preserve" (gnulib's
+ * acl_errno_valid), as on such a file system.
+ */
+static long do_xattr_set(const struct target *t, long nr)
+{
+	struct rt_stat st;
+	long ret = do_stat(t, __NR_newfstatat, nr == __NR_lsetxattr || nr == __NR_lremovexattr ?
+			   AT_SYMLINK_NOFOLLOW_ : 0, 0, &st);
+
+	return ret < 0 ? ret : E(EOPNOTSUPP_);
+}
+
 static long do_symlink(const char *target, const struct target *t)
 {
 	return SC4(NR_SYMLINKAT2, target, grant_fd(t), t->rel, AT_CRED_INHERIT_);
@@ -787,7 +821,7 @@ enum {
 	OP_OPEN, OP_CREAT, OP_OPENAT2, OP_STAT, OP_LSTAT, OP_FSTATAT, OP_STATX, OP_ACCESS,
 	OP_FACCESSAT, OP_READLINK, OP_CHDIR, OP_TRUNCATE, OP_XATTR, OP_STATFS, OP_MKDIR,
 	OP_UNLINK, OP_RMDIR, OP_UNLINKAT, OP_RENAME, OP_CHMOD, OP_UTIME, OP_UTIMES, OP_UTIMENSAT,
-	OP_LINK, OP_SYMLINK, OP_PASS_ABS,
+	OP_LINK, OP_SYMLINK, OP_CHOWN, OP_XATTR_SET, OP_PASS_ABS,
 };
 
 #define NONE	-1, -1
@@ -832,21 +866,23 @@ static const struct rt_op ops[] = {
 	{ __NR_utimes, -1, 0, NONE, -1, OP_UTIMES },
 	{ __NR_futimesat, 0, 1, NONE, -1, OP_UTIMES },
 	{ __NR_utimensat, 0, 1, NONE, 3, OP_UTIMENSAT },
+	/* Changes of owner: not lent, answered as the kernel answers a chown one may not make. */
+	{ __NR_chown, -1, 0, NONE, -1, OP_CHOWN },
+	{ __NR_lchown, -1, 0, NONE, -1, OP_CHOWN },
+	{ __NR_fchownat, 0, 1, NONE, 4, OP_CHOWN },
+	/* xattr writes (ACLs too): not lent; the tree is one without them (EOPNOTSUPP) */
+	{ __NR_setxattr, -1, 0, NONE, -1, OP_XATTR_SET },
+	{ __NR_lsetxattr, -1, 0, NONE, -1, OP_XATTR_SET },
+	{ __NR_removexattr, -1, 0, NONE, -1, OP_XATTR_SET },
+	{ __NR_lremovexattr, -1, 0, NONE, -1, OP_XATTR_SET },
 	/*
-	 * Not through a grant: the kernel lends no credentials to changes of owner, to device
-	 * nodes and FIFOs, to xattr writes. Relative to an emulated working directory they are
-	 * made on the absolute path, with the program's own rights (in a tree: EACCES), never
-	 * on the kernel's working directory, which is not the program's.
+	 * Not through a grant: the kernel lends no credentials to device nodes and FIFOs.
+	 * Relative to an emulated working directory they are made on the absolute path, with
+	 * the program's own rights (in a tree: EACCES), never on the kernel's working
+	 * directory, which is not the program's.
 	 */
-	{ __NR_chown, -1, 0, NONE, -1, OP_PASS_ABS },
-	{ __NR_lchown, -1, 0, NONE, -1, OP_PASS_ABS },
-	{ __NR_fchownat, 0, 1, NONE, 4, OP_PASS_ABS },
 	{ __NR_mknod, -1, 0, NONE, -1, OP_PASS_ABS },
 	{ __NR_mknodat, 0, 1, NONE, -1, OP_PASS_ABS },
-	{ __NR_setxattr, -1, 0, NONE, -1, OP_PASS_ABS },
-	{ __NR_lsetxattr, -1, 0, NONE, -1, OP_PASS_ABS },
-	{ __NR_removexattr, -1, 0, NONE, -1, OP_PASS_ABS },
-	{ __NR_lremovexattr, -1, 0, NONE, -1, OP_PASS_ABS },
 	{ __NR_inotify_add_watch, -1, 1, NONE, -1, OP_PASS_ABS },
 };
 
@@ -1013,6 +1049,11 @@ static long grant_call(const struct rt_op *op, long nr, long *a, const struct ta
 		return do_utimens(t, (const struct rt_timespec *)a[2], a[3]);
 	case OP_SYMLINK:
 		return do_symlink((const char *)a[0], t);
+	case OP_XATTR_SET:
+		return do_xattr_set(t, nr);
+	case OP_CHOWN:
+		return do_chown(t, op->dirfd < 0 ? a[1] : a[2], op->dirfd < 0 ? a[2] : a[3],
+				nr == __NR_lchown ? AT_SYMLINK_NOFOLLOW_ : op->flags < 0 ? 0 : a[4]);
 	}
 	return E(EINVAL_);
 }

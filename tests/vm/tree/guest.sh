@@ -74,11 +74,11 @@ need() {
 # same OP SUBDIR [notimes]: the op in the tree and in the sandbox's own directory
 same() {
 	op=$1 sub=$2
-	$CB --profile $P -- /bin/sh $OPS $op $RW >$O/tree.out 2>&1
+	sh $OPS $op $RW >$O/tree.out 2>&1
 	rc=$?
 	relay $O/tree.out
 	ok $rc "$op in the lent tree exits 0 (got $rc)"
-	$CB --profile $P -- /bin/sh $OPS $op $OWN >$O/own.out 2>&1
+	sh $OPS $op $OWN >$O/own.out 2>&1
 	rc2=$?
 	relay $O/own.out
 	ok $rc2 "$op in the sandbox's own directory exits 0 (got $rc2)"
@@ -105,7 +105,7 @@ same() {
 refused() {
 	op=$1
 	before=$(snap $RO)
-	$CB --profile $P -- /bin/sh $OPS ro-$op $RO >$O/ro.out 2>&1
+	sh $OPS ro-$op $RO >$O/ro.out 2>&1
 	rc=$?
 	relay $O/ro.out
 	ok $([ $rc -ne 0 ] && grep -q -e 'Read-only file system' -e 'Errno 30' $O/ro.out; echo $?) \
