@@ -196,8 +196,9 @@ static void grant_treeops(void)
 		close(fd);
 	r = credbox_fchmodat("a", "MODE", 04755, 0);
 	s2 = credbox_fstatat("a", "MODE", &st, 0);
-	result(r == 0 && s2 == 0 && (st.st_mode & 07777) == 0755, "[a] credbox_fchmodat MODE 04755: 0755, no set-uid "
-	       "bit (%s, mode 0%o)", ename(r), (unsigned int)st.st_mode & 07777);
+	result(r == 0 && s2 == 0 && (st.st_mode & 07777) == 0755,
+	       "[a] credbox_fchmodat MODE 04755: 0755, no set-uid bit (%s, mode 0%o)", ename(r),
+	       (unsigned int)st.st_mode & 07777);
 	refused(credbox_fchmodat("a", ".", 0777, 0), EPERM,
 		"[a] credbox_fchmodat of the grant's own directory");
 	r = credbox_utimensat("a", "MODE", ts, 0);
