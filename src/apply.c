@@ -295,6 +295,31 @@ static int check_cred_allow(const struct plan *plan, size_t i, struct failure *e
 			"O_CRED_ALLOW: %s", plan->dirs[0].name, strerror(-e)) : 0;
 }
 
+/*
+ * access = ro is lent for reading only (OA2_CRED_RDONLY), so that the kernel itself refuses
+ * every change through the grant: Landlock cannot forbid a chmod or a utimes. A kernel that
+ * refuses the flag stops the run here, never with a writable loan.
+ */
+static int check_ro_loan(const struct plan *plan, size_t i, struct failure *err)
+{
+	const struct psec *sec = &plan->pol->dirs[i].sec;
+	int e, line = profile_seen(sec, SEC_DIR, "access") ?: sec->line;
+
+	if (plan->dirs[i].rw || preopen_probe() == -EOPNOTSUPP)
+		return 0;
+	e = preopen_probe_rdonly();
+	if (e == -EOPNOTSUPP)
+		return fail(err, EXIT_CREDBOX, line,
+			    "boot a kernel with the whole credbox series (kernel-patches/, patch 17), "
+			    "or grant it with access = rw", e, "[dir %s] access = ro: this kernel "
+			    "cannot lend for reading only (openat2 refuses OA2_CRED_RDONLY), and a "
+			    "writable loan would let the program change modes and times in the tree",
+			    plan->dirs[i].name);
+	return e ? fail(err, EXIT_CREDBOX, line, NULL, e,
+			"[dir %s]: cannot probe for OA2_CRED_RDONLY: %s", plan->dirs[i].name,
+			strerror(-e)) : 0;
+}
+
 #define HINT_CWD "the working directory must be one the sandboxed user may search"
 
 /*
@@ -371,6 +396,7 @@ static const struct {
 	{ each_dir, check_link_out },
 	{ if_dirs, check_cred_allow },
 	{ each_dir, check_dirops },
+	{ each_dir, check_ro_loan },
 	{ each_path, check_path },
 	{ each_limit, check_limit },
 	{ once, check_cwd },

@@ -172,6 +172,48 @@ ssize_t credbox_readlinkat_fd(int dirfd, const char *path, char *buf, size_t siz
 	return n;
 }
 
+int credbox_fchmodat_fd(int dirfd, const char *path, mode_t mode, int flags)
+{
+	if (!path || (flags & ~AT_SYMLINK_NOFOLLOW))
+		return -EINVAL;
+	return client_ret(syscall(SYS_fchmodat2, dirfd, path, mode, flags | AT_CRED_INHERIT));
+}
+
+int credbox_utimensat_fd(int dirfd, const char *path, const struct timespec times[2],
+			 int flags)
+{
+	/* NULL is futimens()'s form, which takes no flag: credbox_futimens */
+	if (!path || (flags & ~AT_SYMLINK_NOFOLLOW))
+		return -EINVAL;
+	return client_ret(syscall(SYS_utimensat, dirfd, path, times, flags | AT_CRED_INHERIT));
+}
+
+int credbox_linkat_fd(int dirfd, const char *oldpath, const char *newpath, int flags)
+{
+	if (!oldpath || !newpath || (flags & ~AT_SYMLINK_FOLLOW))
+		return -EINVAL;
+	return client_ret(syscall(SYS_linkat, dirfd, oldpath, dirfd, newpath,
+				  flags | AT_CRED_INHERIT));
+}
+
+int credbox_symlinkat_fd(const char *target, int dirfd, const char *linkpath)
+{
+	if (!target || !linkpath)
+		return -EINVAL;
+	return client_ret(syscall(SYS_symlinkat2, target, dirfd, linkpath, AT_CRED_INHERIT));
+}
+
+/* The fd forms: the kernel's "" with AT_EMPTY_PATH, on the file itself. */
+int credbox_fchmod(int fd, mode_t mode)
+{
+	return client_ret(syscall(SYS_fchmodat2, fd, "", mode, AT_EMPTY_PATH | AT_CRED_INHERIT));
+}
+
+int credbox_futimens(int fd, const struct timespec times[2])
+{
+	return client_ret(syscall(SYS_utimensat, fd, "", times, AT_EMPTY_PATH | AT_CRED_INHERIT));
+}
+
 /* The by-name calls: the grant's fd, then the _fd call. */
 #define CLIENT_BY_NAME(call)				\
 	do {						\
@@ -213,6 +255,27 @@ ssize_t credbox_readlinkat(const char *name, const char *path, char *buf, size_t
 	CLIENT_BY_NAME(credbox_readlinkat_fd(dirfd, path, buf, size));
 }
 
+int credbox_fchmodat(const char *name, const char *path, mode_t mode, int flags)
+{
+	CLIENT_BY_NAME(credbox_fchmodat_fd(dirfd, path, mode, flags));
+}
+
+int credbox_utimensat(const char *name, const char *path, const struct timespec times[2],
+		      int flags)
+{
+	CLIENT_BY_NAME(credbox_utimensat_fd(dirfd, path, times, flags));
+}
+
+int credbox_linkat(const char *name, const char *oldpath, const char *newpath, int flags)
+{
+	CLIENT_BY_NAME(credbox_linkat_fd(dirfd, oldpath, newpath, flags));
+}
+
+int credbox_symlinkat(const char *target, const char *name, const char *linkpath)
+{
+	CLIENT_BY_NAME(credbox_symlinkat_fd(target, dirfd, linkpath));
+}
+
 static const struct {
 	int err;
 	const char *text;
@@ -223,10 +286,12 @@ static const struct {
 	{ EINVAL, "invalid argument, a malformed " CREDBOX_DIRS_ENV
 		  ", or a kernel without OA2_CRED_INHERIT" },
 	{ EXDEV, "the path leads outside the granted directory or into a mount beneath it, "
-		 "or a rename would move a file between two trees" },
+		 "or a rename or a link would join two trees" },
 	{ EPERM, "the directory fd does not lend credentials (open subdirectories with "
 		 "O_CRED_ALLOW)" },
 	{ ELOOP, "too many symbolic links, or a magic link" },
+	{ EROFS, "the directory is granted for reading only (access = ro)" },
+	{ ENOSYS, "a kernel without symlinkat2 (the credbox series' patches 15 and 16)" },
 };
 
 const char *credbox_strerror(int err)

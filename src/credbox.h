@@ -12,6 +12,7 @@
 
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -67,6 +68,33 @@ int credbox_faccessat_fd(int dirfd, const char *path, int mode, int flags);
 /* Like readlink(2): not NUL-terminated; the length, or a negative errno value. */
 ssize_t credbox_readlinkat(const char *name, const char *path, char *buf, size_t size);
 ssize_t credbox_readlinkat_fd(int dirfd, const char *path, char *buf, size_t size);
+
+/*
+ * Modes, times and links beneath a granted directory, with its credentials (a kernel with
+ * the series' patches 13-16; on an older one they fail with -EINVAL, symlinkat with
+ * -ENOSYS).  A grant with access = ro refuses each with -EROFS.
+ * fchmodat: flags 0 or AT_SYMLINK_NOFOLLOW; a set-user-ID or set-group-ID bit is never set,
+ * and the grant's own directory (".") never changes mode (-EPERM).
+ */
+int credbox_fchmodat(const char *name, const char *path, mode_t mode, int flags);
+int credbox_fchmodat_fd(int dirfd, const char *path, mode_t mode, int flags);
+/* times as for utimensat(2) (NULL: now); flags 0 or AT_SYMLINK_NOFOLLOW */
+int credbox_utimensat(const char *name, const char *path, const struct timespec times[2],
+		      int flags);
+int credbox_utimensat_fd(int dirfd, const char *path, const struct timespec times[2],
+			 int flags);
+/* A hard link, both names beneath the one directory; flags 0 or AT_SYMLINK_FOLLOW. */
+int credbox_linkat(const char *name, const char *oldpath, const char *newpath, int flags);
+int credbox_linkat_fd(int dirfd, const char *oldpath, const char *newpath, int flags);
+/* A symbolic link at LINKPATH; TARGET is stored as given (symlinkat2 with AT_CRED_INHERIT). */
+int credbox_symlinkat(const char *target, const char *name, const char *linkpath);
+int credbox_symlinkat_fd(const char *target, int dirfd, const char *linkpath);
+/*
+ * fchmod(2) and futimens(2) of a file opened through a grant (credbox_openat), with the
+ * credentials it was opened with; -EPERM for an fd that was not, and for a directory's mode.
+ */
+int credbox_fchmod(int fd, mode_t mode);
+int credbox_futimens(int fd, const struct timespec times[2]);
 
 /* A sentence describing an error returned by the functions above. */
 const char *credbox_strerror(int err);

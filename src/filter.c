@@ -24,6 +24,7 @@
 #include "filter_always_bpf.h"	/* generated: build/filter-always-gen */
 #include "policy.h"
 #include "sysnames.h"
+#include "uapi.h"
 #include "util.h"
 
 /* ---- policy -> spec ----------------------------------------------------------------------- */
@@ -111,6 +112,12 @@ static int mark(struct resolver *r, int nr, const char *name, int by_name, struc
 	s->act = act;
 	s->line = line;
 	s->from = from;
+	/*
+	 * symlinkat2, the series' symlinkat with flags (AT_CRED_INHERIT), has no name in
+	 * libseccomp, so no profile could allow it: it follows symlinkat.
+	 */
+	if (nr == SCMP_SYS(symlinkat))
+		return mark(r, SYS_symlinkat2, "symlinkat2", by_name, act, line, from);
 	return 0;
 }
 

@@ -278,6 +278,40 @@ static void describe_log(void)
 	       *logged ? logged : "(cannot be read)");
 }
 
+/*
+ * The calls lent since patches 13-17: chmod, utimes and links in a tree (a transparent grant's
+ * programs need them: tar, cp -a, git), and read-only loans (access = ro needs them).
+ */
+static void describe_treeops(const struct plan *plan, int transparent)
+{
+	const char *missing;
+	int probe = preopen_probe_treeops(&missing);
+	size_t i;
+
+	if (!probe)
+		puts("  tree ops      available (fchmodat2, utimensat, linkat, symlinkat2)");
+	else if (probe == -EOPNOTSUPP)
+		printf("  tree ops      missing (%s refuses AT_CRED_INHERIT)%s\n", missing,
+		       transparent ? ": the program's chmod, utimes, link and symlink in a "
+		       "transparent tree are made with its own rights (EACCES, EPERM)" :
+		       ": the client library's credbox_fchmodat and the rest fail (EINVAL)");
+	else
+		printf("  tree ops      cannot probe: %s\n", strerror(-probe));
+	for (i = 0; i < plan->ndirs && plan->dirs[i].rw; i++)
+		;
+	probe = preopen_probe_rdonly();
+	if (!probe)
+		puts("  read-only loans available (OA2_CRED_RDONLY: access = ro is kept by the "
+		     "kernel)");
+	else if (probe == -EOPNOTSUPP)
+		printf("  read-only loans missing (openat2 refuses OA2_CRED_RDONLY)%s\n",
+		       i < plan->ndirs ? ": a run stops before any change (exit 125), the profile "
+		       "has an access = ro grant" : plan->ndirs ? ": not needed, every grant is "
+		       "access = rw" : ": not needed, the profile grants no directories");
+	else
+		printf("  read-only loans cannot probe: %s\n", strerror(-probe));
+}
+
 static void describe_kernel(const struct plan *plan)
 {
 	struct landlock_gap gap;
@@ -305,6 +339,7 @@ static void describe_kernel(const struct plan *plan)
 		       "and created in" : ": not needed, the profile grants no directories");
 	else
 		printf("  directory ops cannot probe: %s\n", strerror(-probe));
+	describe_treeops(plan, i < plan->ndirs);
 	if (abi < 0) {
 		printf("  Landlock      missing%s\n", plan->landlock_required ?
 		       ": a run stops before any change (exit 125)" :

@@ -68,6 +68,74 @@ int preopen_probe_dirops(void)
 	return errno == EINVAL ? -EOPNOTSUPP : -errno;
 }
 
+int preopen_probe_rdonly(void)
+{
+	/* As preopen_probe: a kernel without read-only loans refuses the unknown bit (EINVAL). */
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_CRED_ALLOW | OA2_CRED_RDONLY,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	long fd = syscall(SYS_openat2, AT_FDCWD, "/", &how, sizeof(how));
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return errno == EINVAL ? -EOPNOTSUPP : -errno;
+}
+
+/*
+ * Each call with AT_CRED_INHERIT on fd -1: a kernel without the opt-in refuses the flag
+ * (EINVAL) or the call (ENOSYS) before it looks at the fd; one with it finds -1 closed (EBADF).
+ * The paths are never walked: nothing is changed.
+ */
+static long probe_fchmodat2(void)
+{
+	return syscall(SYS_fchmodat2, -1, "x", 0, AT_CRED_INHERIT);
+}
+
+static long probe_utimensat(void)
+{
+	return syscall(SYS_utimensat, -1, "x", NULL, AT_CRED_INHERIT);
+}
+
+static long probe_linkat(void)
+{
+	return syscall(SYS_linkat, -1, "x", -1, "y", AT_CRED_INHERIT);
+}
+
+static long probe_symlinkat2(void)
+{
+	return syscall(SYS_symlinkat2, "x", -1, "y", AT_CRED_INHERIT);
+}
+
+static const struct {
+	const char *name;
+	long (*probe)(void);
+} tree_calls[] = {
+	{ "fchmodat2", probe_fchmodat2 },
+	{ "utimensat", probe_utimensat },
+	{ "linkat", probe_linkat },
+	{ "symlinkat2", probe_symlinkat2 },
+};
+
+int preopen_probe_treeops(const char **missing)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(tree_calls); i++) {
+		*missing = tree_calls[i].name;
+		if (tree_calls[i].probe() == 0)
+			return -EIO;
+		if (errno == EINVAL || errno == ENOSYS)
+			return -EOPNOTSUPP;
+		if (errno != EBADF)
+			return -errno;
+	}
+	*missing = NULL;
+	return 0;
+}
+
 int preopen_become(const struct plan_ident *id, struct preopen_fscred *saved)
 {
 	saved->fsuid = setfsuid(-1);
@@ -417,6 +485,22 @@ int preopen_check(const struct plan_dir *dir, const struct plan_ident *sandbox, 
 }
 
 /*
+ * The lent descriptor of the directory @plain is. access = ro lends for reading only
+ * (OA2_CRED_RDONLY): the kernel then refuses every change through it with EROFS, the modes and
+ * times Landlock cannot forbid included. A kernel without the flag refuses it (EINVAL), and
+ * the grant with it: never a writable loan for a read-only grant.
+ */
+static int reopen_lent(int plain, int rw)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_CRED_ALLOW |
+			 (rw ? 0 : OA2_CRED_RDONLY),
+	};
+
+	return (int)syscall(SYS_openat2, plain, ".", &how, sizeof(how));
+}
+
+/*
  * As the owner: open the directory at @path, then the same directory again, by ".", with
  * O_CRED_ALLOW. The lent descriptor starts no walk of credbox's own but an open, and what that
  * opens is kept borrowed, so the tree is checked through the plain one; "." re-resolves no path,
@@ -447,8 +531,9 @@ static int open_as_owner(const struct plan_dir *dir, int *plain, int *lent, cons
 	*plain = syscall(SYS_openat2, AT_FDCWD, dir->path, &how, sizeof(how));
 	e = *plain < 0 ? -errno : 0;
 	if (!e && lent != &unused) {
-		*step = "reopening it with O_CRED_ALLOW";
-		*lent = openat(*plain, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_CRED_ALLOW);
+		*step = dir->rw ? "reopening it with O_CRED_ALLOW" :
+			"reopening it with O_CRED_ALLOW | OA2_CRED_RDONLY";
+		*lent = reopen_lent(*plain, dir->rw);
 		e = *lent < 0 ? -errno : 0;
 	}
 	if (preopen_leave(&saved) && !e) {

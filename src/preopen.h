@@ -7,6 +7,8 @@
  *  - it is opened by openat2(2) with the owner's fsuid, fsgid and groups (root's capabilities
  *    do not take part in the permission checks of the walk), refusing magic links always
  *    and symbolic links unless the profile trusts them;
+ *  - the lent fd of an access = ro grant lends for reading only (OA2_CRED_RDONLY): the kernel
+ *    refuses every change through it (EROFS), whatever Landlock can express;
  *  - it is a directory, and not on a pseudo file system (statfs f_type: proc, sysfs,
  *    cgroup/cgroup2, debugfs, tracefs, securityfs, bpf, configfs, devpts, ...);
  *  - fs.protected_hardlinks is 1, so nobody can hard-link into the tree a file they could
@@ -43,6 +45,13 @@
 int preopen_probe(void);
 /* The running kernel has the directory operations (AT_CRED_INHERIT): 0; -EOPNOTSUPP; -errno. */
 int preopen_probe_dirops(void);
+/* The running kernel lends for reading only (OA2_CRED_RDONLY): 0; -EOPNOTSUPP; -errno. */
+int preopen_probe_rdonly(void);
+/*
+ * The running kernel lends fchmodat2, utimensat, linkat and symlinkat2 (AT_CRED_INHERIT, patches
+ * 13-16): 0; -EOPNOTSUPP with *missing the first call that refuses the flag; -errno.
+ */
+int preopen_probe_treeops(const char **missing);
 
 /* Saved fs credentials while acting as another identity. */
 struct preopen_fscred {

@@ -33,6 +33,25 @@
 #define AT_CRED_INHERIT		0x20000
 #endif
 
+/*
+ * open_how.flags, with O_CRED_ALLOW: the directory lends for reading only; every borrowed
+ * write, create, remove, rename, chmod, utimes or link through it is EROFS (patch 17).
+ */
+#ifndef OA2_CRED_RDONLY
+#define OA2_CRED_RDONLY		(1ULL << 29)
+#endif
+
+/*
+ * fchmodat2 (upstream, 6.6), and symlinkat2(target, newdfd, linkpath, flags) of the series
+ * (patches 15 and 16): symlinkat with AT_CRED_INHERIT. x86_64 numbers.
+ */
+#ifndef SYS_fchmodat2
+#define SYS_fchmodat2		452
+#endif
+#ifndef SYS_symlinkat2
+#define SYS_symlinkat2		463
+#endif
+
 #ifndef SYS_openat2
 #define SYS_openat2		437
 #endif

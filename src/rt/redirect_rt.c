@@ -35,6 +35,10 @@
 
 #define OA2_CRED_INHERIT	(1ULL << 28)
 #define AT_CRED_INHERIT_	0x20000
+#ifndef __NR_fchmodat2
+#define __NR_fchmodat2		452
+#endif
+#define NR_SYMLINKAT2		463	/* the series' symlinkat with flags (patches 15, 16) */
 #define AT_FDCWD_	(-100)
 #define SIGSYS_		31
 #define SYS_SECCOMP_	1
@@ -58,12 +62,16 @@
 #define ENAMETOOLONG_	36
 #define ELOOP_		40
 #define EPERM_		1
+#define ENOSYS_		38
+#define EOPNOTSUPP_	95
+#define EROFS_		30
 #define S_IFMT_		0170000
 #define S_IFDIR_	0040000
 #define AT_SYMLINK_NOFOLLOW_	0x100
 #define AT_EACCESS_	0x200
 #define AT_REMOVEDIR_	0x200
 #define AT_EMPTY_PATH_	0x1000
+#define AT_SYMLINK_FOLLOW_	0x400
 
 struct rt_stat {
 	uint64_t dev, ino, nlink;
@@ -671,6 +679,118 @@ static long do_xattr(const struct target *t, long nr, long a1, long a2, long a3)
 	return ret;
 }
 
+/*
+ * Modes, times and links through a grant (the series' patches 13-16): the kernel lends them
+ * with AT_CRED_INHERIT, sets no set-id bit and keeps the tree's top directory's mode; a
+ * read-only grant refuses them (EROFS).
+ */
+static long do_chmod(const struct target *t, long mode, long flags)
+{
+	return SC4(__NR_fchmodat2, grant_fd(t), t->rel, mode,
+		   (flags & AT_SYMLINK_NOFOLLOW_) | AT_CRED_INHERIT_);
+}
+
+struct rt_timespec {
+	int64_t sec, nsec;
+};
+
+static long do_utimens(const struct target *t, const struct rt_timespec *ts, long flags)
+{
+	return SC4(__NR_utimensat, grant_fd(t), t->rel, ts,
+		   (flags & AT_SYMLINK_NOFOLLOW_) | AT_CRED_INHERIT_);
+}
+
+/*
+ * utime(2) (struct utimbuf: two longs of seconds) and utimes(2), futimesat(2) (two struct
+ * timeval): the same times as timespecs; NULL is now, as for utimensat.
+ */
+static long do_utime(const struct target *t, const int64_t *u, int timeval)
+{
+	struct rt_timespec ts[2];
+	int i;
+
+	if (!u)
+		return do_utimens(t, NULL, 0);
+	for (i = 0; i < 2; i++) {
+		int64_t usec = timeval ? u[2 * i + 1] : 0;
+
+		if (usec < 0 || usec >= 1000000)
+			return E(EINVAL_);
+		ts[i].sec = timeval ? u[2 * i] : u[i];
+		ts[i].nsec = usec * 1000;
+	}
+	return do_utimens(t, ts, 0);
+}
+
+/*
+ * chown, lchown, fchownat in a tree: the kernel lends no chown (the lender's files would be
+ * given away), and the program's own call would walk the tree it cannot search (EACCES). The
+ * answer is the kernel's to a change of owner one may not make, EPERM, after the file is
+ * looked up through the grant (ENOENT, ...); a chown that changes nothing (-1, -1) is 0. So
+ * cp -a and tar as a user, which take EPERM as "not root", go on.
+ */
+static long do_chown(const struct target *t, long uid, long gid, long flags)
+{
+	struct rt_stat st;
+	long ret = do_stat(t, __NR_newfstatat, flags & AT_SYMLINK_NOFOLLOW_, 0, &st);
+
+	if (ret < 0)
+		return ret;
+	return (int)uid == -1 && (int)gid == -1 ? 0 : E(EPERM_);
+}
+
+/*
+ * setxattr, removexattr and their l forms in a tree: the kernel lends no xattr write, and the
+ * program's own call would walk the tree it cannot search (EACCES). The tree answers as a
+ * file system without extended attributes does, EOPNOTSUPP, once the file is looked up through
+ * the grant: cp -a and the ACL library take that as "nothing to preserve" (gnulib's
+ * acl_errno_valid), as on such a file system.
+ */
+static long do_xattr_set(const struct target *t, long nr)
+{
+	struct rt_stat st;
+	long ret = do_stat(t, __NR_newfstatat, nr == __NR_lsetxattr || nr == __NR_lremovexattr ?
+			   AT_SYMLINK_NOFOLLOW_ : 0, 0, &st);
+
+	return ret < 0 ? ret : E(EOPNOTSUPP_);
+}
+
+static long do_symlink(const char *target, const struct target *t)
+{
+	return SC4(NR_SYMLINKAT2, target, grant_fd(t), t->rel, AT_CRED_INHERIT_);
+}
+
+/*
+ * fchmod(2) and futimens(3) of a file the program holds: the kernel's fd form with the flag
+ * first, which acts only on a file opened through a lent directory, with the identity it was
+ * opened with (a file in a tree changes as its path would); any other fd it refuses (EPERM),
+ * as a kernel without the form does (EINVAL), and then the program's own call is made. The
+ * other order would answer a borrowed file with the program's own identity first: on a file
+ * of the tree that the program's uid happens to own it would act with its own rights and
+ * ignore a read-only loan. Either way nothing is done that the program could not do itself.
+ */
+static long fd_form(long nr, const long *a, long ret)
+{
+	if (ret == E(EPERM_) || ret == E(EINVAL_) || ret == E(ENOSYS_))
+		return rt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	return ret;
+}
+
+static long do_fchmod(const long *a)
+{
+	return fd_form(__NR_fchmod, a, SC4(__NR_fchmodat2, a[0], "", a[1],
+					   AT_EMPTY_PATH_ | AT_CRED_INHERIT_));
+}
+
+/* futimens' own form, utimensat(fd, NULL, times, 0): flags there are the kernel's EINVAL. */
+static long do_futimens(long nr, const long *a)
+{
+	if (a[3])
+		return rt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	return fd_form(nr, a, SC4(__NR_utimensat, a[0], "", a[2],
+				  AT_EMPTY_PATH_ | AT_CRED_INHERIT_));
+}
+
 static long do_getcwd(char *ubuf, unsigned long size)
 {
 	char buf[RT_PATH_MAX];
@@ -700,7 +820,8 @@ struct rt_op {
 enum {
 	OP_OPEN, OP_CREAT, OP_OPENAT2, OP_STAT, OP_LSTAT, OP_FSTATAT, OP_STATX, OP_ACCESS,
 	OP_FACCESSAT, OP_READLINK, OP_CHDIR, OP_TRUNCATE, OP_XATTR, OP_STATFS, OP_MKDIR,
-	OP_UNLINK, OP_RMDIR, OP_UNLINKAT, OP_RENAME, OP_PASS_ABS,
+	OP_UNLINK, OP_RMDIR, OP_UNLINKAT, OP_RENAME, OP_CHMOD, OP_UTIME, OP_UTIMES, OP_UTIMENSAT,
+	OP_LINK, OP_SYMLINK, OP_CHOWN, OP_XATTR_SET, OP_PASS_ABS,
 };
 
 #define NONE	-1, -1
@@ -733,31 +854,35 @@ static const struct rt_op ops[] = {
 	{ __NR_rename, -1, 0, -1, 1, -1, OP_RENAME },
 	{ __NR_renameat, 0, 1, 2, 3, -1, OP_RENAME },
 	{ __NR_renameat2, 0, 1, 2, 3, -1, OP_RENAME },
+	/* Links, modes and times (the series' patches 13-16); symlink's path is the link's. */
+	{ __NR_link, -1, 0, -1, 1, -1, OP_LINK },
+	{ __NR_linkat, 0, 1, 2, 3, 4, OP_LINK },
+	{ __NR_symlink, -1, 1, NONE, -1, OP_SYMLINK },
+	{ __NR_symlinkat, 1, 2, NONE, -1, OP_SYMLINK },
+	{ __NR_chmod, -1, 0, NONE, -1, OP_CHMOD },
+	{ __NR_fchmodat, 0, 1, NONE, -1, OP_CHMOD },
+	{ __NR_fchmodat2, 0, 1, NONE, 3, OP_CHMOD },
+	{ __NR_utime, -1, 0, NONE, -1, OP_UTIME },
+	{ __NR_utimes, -1, 0, NONE, -1, OP_UTIMES },
+	{ __NR_futimesat, 0, 1, NONE, -1, OP_UTIMES },
+	{ __NR_utimensat, 0, 1, NONE, 3, OP_UTIMENSAT },
+	/* Changes of owner: not lent, answered as the kernel answers a chown one may not make. */
+	{ __NR_chown, -1, 0, NONE, -1, OP_CHOWN },
+	{ __NR_lchown, -1, 0, NONE, -1, OP_CHOWN },
+	{ __NR_fchownat, 0, 1, NONE, 4, OP_CHOWN },
+	/* xattr writes (ACLs too): not lent; the tree is one without them (EOPNOTSUPP) */
+	{ __NR_setxattr, -1, 0, NONE, -1, OP_XATTR_SET },
+	{ __NR_lsetxattr, -1, 0, NONE, -1, OP_XATTR_SET },
+	{ __NR_removexattr, -1, 0, NONE, -1, OP_XATTR_SET },
+	{ __NR_lremovexattr, -1, 0, NONE, -1, OP_XATTR_SET },
 	/*
-	 * Not through a grant: the kernel lends no credentials to links, changes of mode, owner
-	 * or times. Relative to an emulated working directory they are made on the absolute
-	 * path, with the program's own rights (in a tree: EACCES), never on the kernel's working
+	 * Not through a grant: the kernel lends no credentials to device nodes and FIFOs.
+	 * Relative to an emulated working directory they are made on the absolute path, with
+	 * the program's own rights (in a tree: EACCES), never on the kernel's working
 	 * directory, which is not the program's.
 	 */
-	{ __NR_link, -1, 0, -1, 1, -1, OP_PASS_ABS },
-	{ __NR_linkat, 0, 1, 2, 3, 4, OP_PASS_ABS },
-	{ __NR_symlink, -1, 1, NONE, -1, OP_PASS_ABS },
-	{ __NR_symlinkat, 1, 2, NONE, -1, OP_PASS_ABS },
-	{ __NR_chmod, -1, 0, NONE, -1, OP_PASS_ABS },
-	{ __NR_fchmodat, 0, 1, NONE, -1, OP_PASS_ABS },
-	{ __NR_chown, -1, 0, NONE, -1, OP_PASS_ABS },
-	{ __NR_lchown, -1, 0, NONE, -1, OP_PASS_ABS },
-	{ __NR_fchownat, 0, 1, NONE, 4, OP_PASS_ABS },
-	{ __NR_utime, -1, 0, NONE, -1, OP_PASS_ABS },
-	{ __NR_utimes, -1, 0, NONE, -1, OP_PASS_ABS },
-	{ __NR_futimesat, 0, 1, NONE, -1, OP_PASS_ABS },
-	{ __NR_utimensat, 0, 1, NONE, 3, OP_PASS_ABS },
 	{ __NR_mknod, -1, 0, NONE, -1, OP_PASS_ABS },
 	{ __NR_mknodat, 0, 1, NONE, -1, OP_PASS_ABS },
-	{ __NR_setxattr, -1, 0, NONE, -1, OP_PASS_ABS },
-	{ __NR_lsetxattr, -1, 0, NONE, -1, OP_PASS_ABS },
-	{ __NR_removexattr, -1, 0, NONE, -1, OP_PASS_ABS },
-	{ __NR_lremovexattr, -1, 0, NONE, -1, OP_PASS_ABS },
 	{ __NR_inotify_add_watch, -1, 1, NONE, -1, OP_PASS_ABS },
 };
 
@@ -828,6 +953,30 @@ static long do_rename(long nr, long *a, const struct rt_op *op, enum where w, st
 		   flags | AT_CRED_INHERIT_);
 }
 
+/*
+ * link, linkat, the first name at (w, t): as rename, both names beneath one grant, else EXDEV
+ * (ln then says so; no link leads into a tree or out of it). AT_EMPTY_PATH (a file by fd) is
+ * the program's own call: the kernel lends no link of an fd.
+ */
+static long do_link(long nr, long *a, const struct rt_op *op, enum where w, struct target *t)
+{
+	long flags = nr == __NR_linkat ? a[4] : 0, ret;
+	struct target t2;
+	enum where w2;
+
+	w2 = resolve((int)arg(a, op->dirfd2), (const char *)a[(int)op->path2], 0, &t2);
+	if (w2 == W_ERROR)
+		return t2.err;
+	if ((w != W_TREE && w2 != W_TREE) || (flags & AT_EMPTY_PATH_))
+		return w == W_PASS && w2 == W_PASS ? same_call(nr, a) : pass_abs(nr, a, op, w, t);
+	if (w != W_TREE || w2 != W_TREE || t2.grant != t->grant)
+		return E(EXDEV_);
+	ret = SC5(__NR_linkat, grant_fd(t), t->rel, grant_fd(t), t2.rel,
+		  (flags & AT_SYMLINK_FOLLOW_) | AT_CRED_INHERIT_);
+	/* A kernel without the lent linkat: the program's own call, as before. */
+	return ret == E(EINVAL_) ? pass_abs(nr, a, op, w, t) : ret;
+}
+
 /* A call whose path lies in a tree, made through its grant. */
 static long grant_call(const struct rt_op *op, long nr, long *a, const struct target *t)
 {
@@ -890,6 +1039,21 @@ static long grant_call(const struct rt_op *op, long nr, long *a, const struct ta
 		return SC3(__NR_unlinkat, grant_fd(t), t->rel, AT_REMOVEDIR_ | AT_CRED_INHERIT_);
 	case OP_UNLINKAT:
 		return SC3(__NR_unlinkat, grant_fd(t), t->rel, a[2] | AT_CRED_INHERIT_);
+	case OP_CHMOD:
+		return do_chmod(t, op->dirfd < 0 ? a[1] : a[2], op->flags < 0 ? 0 : a[3]);
+	case OP_UTIME:
+		return do_utime(t, (const int64_t *)a[1], 0);
+	case OP_UTIMES:
+		return do_utime(t, (const int64_t *)(op->dirfd < 0 ? a[1] : a[2]), 1);
+	case OP_UTIMENSAT:
+		return do_utimens(t, (const struct rt_timespec *)a[2], a[3]);
+	case OP_SYMLINK:
+		return do_symlink((const char *)a[0], t);
+	case OP_XATTR_SET:
+		return do_xattr_set(t, nr);
+	case OP_CHOWN:
+		return do_chown(t, op->dirfd < 0 ? a[1] : a[2], op->dirfd < 0 ? a[2] : a[3],
+				nr == __NR_lchown ? AT_SYMLINK_NOFOLLOW_ : op->flags < 0 ? 0 : a[4]);
 	}
 	return E(EINVAL_);
 }
@@ -904,6 +1068,13 @@ static long through_grant(const struct rt_op *op, long nr, long *a, struct targe
 	long ret = grant_call(op, nr, a, t);
 
 	if (ret == E(EXDEV_) && op->op != OP_CHDIR)
+		return pass_abs(nr, a, op, W_TREE, t);
+	/*
+	 * A kernel without the lent modes, times and symlinks refuses the flag (EINVAL) or
+	 * symlinkat2 (ENOSYS): the program's own call, as before them. An EINVAL of the
+	 * arguments is the same EINVAL there.
+	 */
+	if ((ret == E(EINVAL_) || ret == E(ENOSYS_)) && op->op >= OP_CHMOD && op->op <= OP_SYMLINK)
 		return pass_abs(nr, a, op, W_TREE, t);
 	return ret;
 }
@@ -980,9 +1151,23 @@ static long redirect_once(const struct rt_op *op, long nr, long *a)
 			kernel_cwd(NULL);
 		return ret;
 	}
+	if (nr == __NR_fchmod)
+		return do_fchmod(a);
 	if (!op)
 		return same_call(nr, a);
+	/* utimensat and futimesat with a NULL path are futimens, futimes: the file of the fd */
+	if ((op->op == OP_UTIMENSAT || (op->op == OP_UTIMES && op->dirfd >= 0)) && !a[1] &&
+	    (int)a[0] != AT_FDCWD_)
+		return op->op == OP_UTIMENSAT ? do_futimens(nr, a) : same_call(nr, a);
 	flags = op->flags >= 0 ? a[(int)op->flags] : 0;
+	/* fchmodat2, utimensat (fd, "", AT_EMPTY_PATH): the same fd forms */
+	if ((op->op == OP_CHMOD || op->op == OP_UTIMENSAT) && (flags & AT_EMPTY_PATH_) &&
+	    (int)a[0] != AT_FDCWD_ && a[1] && !*(const char *)a[1])
+		return op->op == OP_CHMOD ?
+		       fd_form(nr, a, SC4(__NR_fchmodat2, a[0], "", a[2],
+					  flags | AT_CRED_INHERIT_)) :
+		       fd_form(nr, a, SC4(__NR_utimensat, a[0], "", a[2],
+					  flags | AT_CRED_INHERIT_));
 	w = resolve((int)arg(a, op->dirfd), (const char *)a[(int)op->path],
 		    (flags & AT_EMPTY_PATH_) != 0, &t);
 	if (w == W_ERROR)
@@ -996,6 +1181,8 @@ static long redirect_once(const struct rt_op *op, long nr, long *a)
 	}
 	if (op->op == OP_RENAME)
 		return do_rename(nr, a, op, w, &t);
+	if (op->op == OP_LINK)
+		return do_link(nr, a, op, w, &t);
 	if (op->op == OP_PASS_ABS || w != W_TREE)
 		return w == W_PASS && op->path2 < 0 ? same_call(nr, a) : pass_abs(nr, a, op, w, &t);
 	return through_grant(op, nr, a, &t);

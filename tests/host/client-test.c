@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "credbox.h"
@@ -31,7 +32,7 @@ int main(void)
 	char env[64];
 	int dirfd, r;
 
-	printf("1..17\n");
+	printf("1..29\n");
 
 	unsetenv(CREDBOX_DIRS_ENV);
 	r = credbox_dir("drive_c");
@@ -79,5 +80,47 @@ int main(void)
 	check(r == -EINVAL, "credbox_renameat refuses RENAME_WHITEOUT: -EINVAL", r);
 	r = credbox_fstatat_fd(dirfd, "x", NULL, 0);
 	check(r == -EINVAL, "credbox_fstatat without a stat buffer: -EINVAL", r);
+
+	/* Modes, times and links: the arguments the library refuses itself. */
+	r = credbox_fchmodat_fd(dirfd, "x", 0644, AT_REMOVEDIR);
+	check(r == -EINVAL, "credbox_fchmodat takes AT_SYMLINK_NOFOLLOW only: -EINVAL", r);
+	r = credbox_fchmodat_fd(dirfd, NULL, 0644, 0);
+	check(r == -EINVAL, "credbox_fchmodat with a NULL path: -EINVAL", r);
+	r = credbox_utimensat_fd(dirfd, NULL, NULL, 0);
+	check(r == -EINVAL, "credbox_utimensat with a NULL path (futimens' form): -EINVAL", r);
+	r = credbox_utimensat_fd(dirfd, "x", NULL, AT_EMPTY_PATH);
+	check(r == -EINVAL, "credbox_utimensat refuses AT_EMPTY_PATH: -EINVAL", r);
+	r = credbox_linkat_fd(dirfd, "x", "y", AT_EMPTY_PATH);
+	check(r == -EINVAL, "credbox_linkat refuses AT_EMPTY_PATH: -EINVAL", r);
+	r = credbox_symlinkat_fd(NULL, dirfd, "y");
+	check(r == -EINVAL, "credbox_symlinkat with a NULL target: -EINVAL", r);
+	unsetenv(CREDBOX_DIRS_ENV);
+	r = credbox_fchmodat("drive_c", "x", 0644, 0);
+	check(r == -ENXIO, "credbox_fchmodat without grants: -ENXIO", r);
+	r = credbox_utimensat("drive_c", "x", NULL, 0);
+	check(r == -ENXIO, "credbox_utimensat without grants: -ENXIO", r);
+	r = credbox_linkat("drive_c", "x", "y", 0);
+	check(r == -ENXIO, "credbox_linkat without grants: -ENXIO", r);
+	r = credbox_symlinkat("t", "drive_c", "y");
+	check(r == -ENXIO, "credbox_symlinkat without grants: -ENXIO", r);
+	check(strstr(credbox_strerror(-EROFS), "reading only") != NULL,
+	      "credbox_strerror explains -EROFS", -EROFS);
+	{
+		/* An fd of one's own lends nothing: refused whatever the kernel, mode unchanged. */
+		char tmpl[] = "/tmp/client-test.XXXXXX";
+		int fd = mkstemp(tmpl);
+		struct stat st;
+		int r2;
+
+		r = fd < 0 ? -errno : credbox_fchmod(fd, 0644);
+		r2 = fd < 0 ? -errno : credbox_futimens(fd, NULL);
+		check(fd >= 0 && r < 0 && r2 < 0 && fstat(fd, &st) == 0 &&
+		      (st.st_mode & 07777) == 0600,
+		      "credbox_fchmod and credbox_futimens on an fd of one's own: refused", r);
+		if (fd >= 0) {
+			unlink(tmpl);
+			close(fd);
+		}
+	}
 	return test_failed ? 1 : 0;
 }

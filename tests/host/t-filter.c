@@ -182,6 +182,26 @@ static int always_builtin_matches(void)
 	return differ;
 }
 
+/* The verdict of nr 463 in the spec of SECTION is KIND (errnum); -1: none (the default). */
+static int symlinkat2_follows(const char *section, int kind, int errnum)
+{
+	struct filter_spec spec;
+	size_t i;
+	int bad = 1;
+
+	if (spec_from(section, &spec))
+		return 1;
+	for (i = 0; i < spec.n && spec.e[i].nr != 463; i++)
+		;
+	if (i == spec.n)
+		bad = kind != -1;
+	else
+		bad = (int)spec.e[i].act.kind != kind ||
+		      (kind == FILTER_ERRNO && spec.e[i].act.errnum != errnum);
+	filter_spec_free(&spec);
+	return bad;
+}
+
 int main(void)
 {
 	int st;
@@ -221,5 +241,11 @@ int main(void)
 		tap_ok(WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS,
 		       "... under an allow-list that allows x86_64's call 20 (writev) too");
 	}
+	tap_ok(symlinkat2_follows("policy = allow-list\nallow = @file-system\n",
+				  FILTER_ALLOW, 0) == 0 &&
+	       symlinkat2_follows("policy = deny-list\ndeny = symlinkat:EROFS\n",
+				  FILTER_ERRNO, EROFS) == 0 &&
+	       symlinkat2_follows("policy = allow-list\nallow = read\n", -1, 0) == 0,
+	       "symlinkat2 (463, no libseccomp name) takes symlinkat's verdict, named or by group");
 	return tap_done();
 }

@@ -3,7 +3,8 @@
 # with the profiles of tests/vm/e2e/ and runs e2e-probe (dynamic, then static: both through
 # the in-process loader) as sandbox with grants owned by drive and other:
 #   granted: read, create, write, truncate in each tree, two identities in one process, new
-#     files owned by each tree's identity, a read-only grant refusing writes (Landlock);
+#     files owned by each tree's identity, a read-only grant refusing writes (the kernel's
+#     read-only loan: EROFS), modes, times and links (credbox_fchmodat and the rest);
 #   refused, the process unharmed: outside every grant (Landlock), .., absolute paths,
 #     symlinks out, /proc/self/fd reopen, SCM_RIGHTS, pidfd_getfd, ptrace, PR_SET_DUMPABLE,
 #     execve (the grants gone in the new program), denied calls (errno, and kill);

@@ -179,6 +179,80 @@ static void grant_rw(const char *name, int want_fd, const char *readme, uid_t ui
 }
 
 /*
+ * Modes, times and links through the library (credbox_mkdirat(3), patches 13-17): in a, as
+ * drive, without set-id bits, never the grant's own directory's mode, no link to another
+ * grant; the fd forms on a file opened through the grant only; in ro, EROFS for each (the
+ * kernel's read-only loan: Landlock cannot refuse a chmod or a utimes). Leaves a as it was.
+ */
+static void grant_treeops(void)
+{
+	struct timespec ts[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+	char buf[64];
+	struct stat st = { 0 };
+	int fd, own, r, s2;
+
+	fd = credbox_openat("a", "MODE", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		close(fd);
+	r = credbox_fchmodat("a", "MODE", 04755, 0);
+	s2 = credbox_fstatat("a", "MODE", &st, 0);
+	result(r == 0 && s2 == 0 && (st.st_mode & 07777) == 0755,
+	       "[a] credbox_fchmodat MODE 04755: 0755, no set-uid bit (%s, mode 0%o)", ename(r),
+	       (unsigned int)st.st_mode & 07777);
+	refused(credbox_fchmodat("a", ".", 0777, 0), EPERM,
+		"[a] credbox_fchmodat of the grant's own directory");
+	r = credbox_utimensat("a", "MODE", ts, 0);
+	s2 = credbox_fstatat("a", "MODE", &st, 0);
+	result(r == 0 && s2 == 0 && st.st_mtime == 1000000000,
+	       "[a] credbox_utimensat MODE: mtime 1000000000 (%s, %lld)", ename(r),
+	       (long long)st.st_mtime);
+	r = credbox_linkat("a", "MODE", "MODE2", 0);
+	s2 = credbox_fstatat("a", "MODE", &st, 0);
+	result(r == 0 && s2 == 0 && st.st_nlink == 2,
+	       "[a] credbox_linkat MODE MODE2: 2 links (%s, %lu)", ename(r),
+	       (unsigned long)st.st_nlink);
+	refused(ret(syscall(SYS_linkat, A_FD, "MODE", B_FD, "STOLEN", AT_CRED_INHERIT)), EXDEV,
+		"[a] linkat into grant b: another tree");
+	refused(credbox_linkat("a", "MODE", "TOB/STOLEN", 0), EXDEV,
+		"[a] credbox_linkat MODE TOB/STOLEN (symlink to another grant)");
+	r = credbox_symlinkat("../b/README", "a", "SL");
+	result(r == 0 && credbox_readlinkat("a", "SL", buf, sizeof(buf)) == 11 &&
+	       !memcmp(buf, "../b/README", 11) && credbox_fstatat("a", "SL", &st,
+	       AT_SYMLINK_NOFOLLOW) == 0 && st.st_uid == ID_DRIVE,
+	       "[a] credbox_symlinkat SL -> ../b/README, drive's, the target as given (%s)", ename(r));
+	fd = credbox_openat("a", "MODE", O_RDONLY | O_CLOEXEC, 0);
+	refused(ret(fchmod(fd, 0600)), EPERM, "[a] plain fchmod of a borrowed file (own identity)");
+	r = credbox_fchmod(fd, 02600);
+	s2 = fstat(fd, &st);
+	result(r == 0 && s2 == 0 && (st.st_mode & 07777) == 0600,
+	       "[a] credbox_fchmod 02600 on a file opened through the grant: 0600 (%s, 0%o)",
+	       ename(r), (unsigned int)st.st_mode & 07777);
+	r = credbox_futimens(fd, NULL);
+	s2 = fstat(fd, &st);
+	result(r == 0 && s2 == 0 && st.st_mtime > 1000000000,
+	       "[a] credbox_futimens now on it (%s)", ename(r));
+	if (fd >= 0)
+		close(fd);
+	own = open("/dev/null", O_RDWR | O_CLOEXEC);
+	refused(credbox_fchmod(own, 0600), EPERM, "credbox_fchmod on an fd of one's own (/dev/null)");
+	if (own >= 0)
+		close(own);
+	credbox_unlinkat("a", "SL", 0);
+	credbox_unlinkat("a", "MODE2", 0);
+	credbox_unlinkat("a", "MODE", 0);
+
+	refused(credbox_fchmodat("ro", "README", 0600, 0), EROFS, "[ro] credbox_fchmodat");
+	refused(credbox_utimensat("ro", "README", ts, 0), EROFS, "[ro] credbox_utimensat");
+	refused(credbox_linkat("ro", "README", "LINK", 0), EROFS, "[ro] credbox_linkat");
+	refused(credbox_symlinkat("README", "ro", "SL"), EROFS, "[ro] credbox_symlinkat");
+	fd = credbox_openat("ro", "README", O_RDONLY | O_CLOEXEC, 0);
+	refused(credbox_fchmod(fd, 0600), EROFS, "[ro] credbox_fchmod on a file opened through it");
+	refused(credbox_futimens(fd, ts), EROFS, "[ro] credbox_futimens on it");
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
  * The directory operations through the library (credbox_mkdirat(3)): what a DOS drive does
  * with MD, REN, DEL, RD, DIR. The rw grant hands out Landlock's MAKE_DIR, REMOVE_FILE,
  * REMOVE_DIR and REFER, the read-only one none of them. Each probe run leaves the tree as it
@@ -224,10 +298,12 @@ static void grant_dirops(void)
 
 	r = credbox_fstatat("ro", "README", &st, 0);
 	result(r == 0 && st.st_uid == ID_DRIVE, "[ro] credbox_fstatat README (%s)", ename(r));
-	refused(credbox_mkdirat("ro", "MD", 0700), EACCES, "[ro] credbox_mkdirat (Landlock)");
-	refused(credbox_unlinkat("ro", "README", 0), EACCES, "[ro] credbox_unlinkat (Landlock)");
-	refused(credbox_renameat("ro", "README", "MOVED", 0), EACCES,
-		"[ro] credbox_renameat (Landlock)");
+	refused(credbox_mkdirat("ro", "MD", 0700), EROFS, "[ro] credbox_mkdirat (read-only loan)");
+	refused(credbox_unlinkat("ro", "README", 0), EROFS,
+		"[ro] credbox_unlinkat (read-only loan)");
+	refused(credbox_renameat("ro", "README", "MOVED", 0), EROFS,
+		"[ro] credbox_renameat (read-only loan)");
+	grant_treeops();
 }
 
 static int mode_grants(void)
@@ -256,18 +332,18 @@ static int mode_grants(void)
 	refused(ret(mkdirat(fd, "newdir", 0700)), EPERM,
 		"[a] mkdirat() on the grant fd: the grant starts no plain call but an open");
 
-	/* The read-only grant: drive's identity could write, Landlock says no. */
+	/* The read-only grant: drive's identity could write, the read-only loan says no. */
 	fd = credbox_openat("ro", "README", O_RDONLY | O_CLOEXEC, 0);
 	r = fd >= 0 ? read_all(fd, buf, sizeof(buf)) : fd;
 	result(r > 0 && !strncmp(buf, "readonly", 8), "[ro] read README (%s)", ename(r));
 	if (fd >= 0)
 		close(fd);
-	refused(credbox_openat("ro", "README", O_WRONLY | O_CLOEXEC, 0), EACCES,
-		"[ro] open README for writing (Landlock)");
-	refused(credbox_openat("ro", "README", O_RDONLY | O_TRUNC | O_CLOEXEC, 0), EACCES,
-		"[ro] truncate README with O_TRUNC (Landlock)");
-	refused(credbox_openat("ro", "NEW", O_WRONLY | O_CREAT | O_CLOEXEC, 0600), EACCES,
-		"[ro] create a file (Landlock)");
+	refused(credbox_openat("ro", "README", O_WRONLY | O_CLOEXEC, 0), EROFS,
+		"[ro] open README for writing (read-only loan)");
+	refused(credbox_openat("ro", "README", O_RDONLY | O_TRUNC | O_CLOEXEC, 0), EROFS,
+		"[ro] truncate README with O_TRUNC (read-only loan)");
+	refused(credbox_openat("ro", "NEW", O_WRONLY | O_CREAT | O_CLOEXEC, 0600), EROFS,
+		"[ro] create a file (read-only loan)");
 	grant_dirops();
 	return failures ? 1 : 0;
 }
