@@ -11,9 +11,12 @@ n=0 failed=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
 
 # ---- make run and make check install what is missing before they build anything -----------
+# make run, the first command, installs only what it needs (tests/deps run): no test tools
 for goal in run check check-host; do
 	first=$(env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -n "$goal" 2>/dev/null | head -n 1)
-	ok $([ "$first" = "tests/deps install" ]; echo $?) \
+	want="tests/deps install"
+	[ "$goal" != run ] || want="tests/deps run"
+	ok $([ "$first" = "$want" ]; echo $?) \
 		"make $goal installs the packages first (first command: ${first:-none})"
 done
 grep -q '^    make run ' README.md && grep -q '^    make check ' README.md
@@ -45,6 +48,13 @@ sed 's/^/# apt-get: /' "$TMP/apt.log"
 for p in make pkg-config libseccomp-dev qemu-system-x86 linux-source-6.12; do
 	tests/deps --list | grep -qx -- "$p"; ok $? "tests/deps installs $p"
 done
+: >"$TMP/apt.log"
+PATH=$TMP/bin:$PATH tests/deps run 2>/dev/null; rc=$?
+run_list=$(sed -n 2p "$TMP/apt.log")
+ok $([ $rc -eq 0 ] && for p in make libseccomp-dev linux-source-6.12 qemu-system-x86 \
+	busybox-static dosbox; do echo "$run_list" | grep -qw -- "$p" || exit 1; done &&
+	! echo "$run_list" | grep -qw -e clang -e mandoc -e strace; echo $?) \
+	"tests/deps run installs the build's, the kernel's, the VM's and the demo's packages, not the test tools"
 
 # ---- a test needing the seed patches skips without them --------------------------------------
 mkdir "$TMP/noseeds"
