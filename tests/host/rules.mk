@@ -64,3 +64,21 @@ fuzz: $(HT)/fuzz-profile
 	mkdir -p $(B)/fuzz-profile-corpus
 	$(HT)/fuzz-profile -max_total_time=$(FUZZ_TIME) -max_len=4096 \
 		$(B)/fuzz-profile-corpus tests/host/profiles conf
+
+# credbox beside its peers, starting /bin/true, one run (make bench-peers; README,
+# "Benchmarks"). A peer that is not installed is skipped with the reason; the optional
+# packages come from `tests/deps optional`.
+PEERS_ROUNDS ?= 300
+$(HT)/peers-bench: tests/host/peers-bench.c tests/vm/bench.h | $(HT)
+	$(CC) $(filter-out -O2,$(CFLAGS)) -O2 -o $@ $<
+.PHONY: bench-peers
+bench-peers: $(B)/credbox $(HT)/peers-bench
+	@set -- "true=/bin/true" "credbox=$(B)/credbox --profile conf/minimal.ini -- /bin/true"; \
+	for p in "setpriv=setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all" \
+		 "bwrap=bwrap --ro-bind / /" "firejail=firejail --quiet --noprofile"; do \
+		name=$${p%%=*}; cmd=$${p#*=}; exe=$$(command -v $$name) || { \
+			echo "skip $$name: not installed (tests/deps optional)"; continue; }; \
+		set -- "$$@" "$$name=$$exe $${cmd#* } /bin/true"; \
+	done; \
+	echo "$(HT)/peers-bench $(PEERS_ROUNDS) $$*"; \
+	$(HT)/peers-bench $(PEERS_ROUNDS) "$$@"
