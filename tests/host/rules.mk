@@ -7,7 +7,7 @@ HT         := $(B)/tests/host
 HOST_TFLAGS = $(filter-out -O2,$(CFLAGS)) -O1
 FUZZ_TIME  ?= 300
 
-TEST_BINS += $(HT)/t-profile $(HT)/t-privdrop $(HT)/t-landlock $(HT)/t-filter $(HT)/t-filter-bpf $(HT)/t-loader-maps \
+TEST_BINS += $(HT)/t-profile $(HT)/t-privdrop $(HT)/t-landlock $(HT)/t-filter $(HT)/t-filter-bpf $(HT)/t-loader-maps $(HT)/t-sysnames \
 	     $(HT)/t-preopen $(HT)/t-redirect $(HT)/t-deps $(HT)/sysprobe $(HT)/nolandlock $(HT)/pty-drive
 ifneq ($(shell command -v clang),)
 TEST_BINS += $(HT)/fuzz-profile
@@ -55,7 +55,7 @@ $(HT)/pty-drive: tests/host/pty-drive.c | $(HT)
 # The parser alone, with ASan and libFuzzer.
 FUZZ_SRCS := src/profile.c src/diag.c src/sysnames.c src/filter.c src/filter_bpf.c src/filter_always.c
 $(HT)/fuzz-profile: tests/host/fuzz-profile.c $(FUZZ_SRCS) $(wildcard src/*.h) \
-		    $(B)/filter_always_bpf.h | $(HT)
+		    $(B)/filter_always_bpf.h $(B)/sysnames_table.h | $(HT)
 	clang -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc -I$(B) -fsanitize=fuzzer,address,undefined \
 		-o $@ $< $(FUZZ_SRCS) $(LDLIBS)
 
