@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -623,12 +624,16 @@ static int read_dropins(struct loader *l, const char *profile)
 int profile_file_load(const char *path, const char *name, struct policy *pol, struct diag *d,
 		      struct diag *trust)
 {
-	struct loader *l = calloc(1, sizeof(*l));
+	/* Not calloc: the path buffers (most of its 50 KiB) are written before they are read. */
+	struct loader *l = malloc(sizeof(*l));
 	int err, e, binary;
 
 	profile_parse_begin(pol);
 	if (!l)
 		return -ENOMEM;
+	memset(l, 0, offsetof(struct loader, dir));
+	memset(&l->e, 0, sizeof(l->e));
+	l->real[0] = '\0';
 	l->pol = pol;
 	l->d = d;
 	l->trust = trust;
