@@ -7,7 +7,7 @@ HT         := $(B)/tests/host
 HOST_TFLAGS = $(filter-out -O2,$(CFLAGS)) -O1
 FUZZ_TIME  ?= 300
 
-TEST_BINS += $(HT)/t-profile $(HT)/t-privdrop $(HT)/t-landlock $(HT)/t-filter $(HT)/t-filter-bpf $(HT)/t-loader-maps $(HT)/t-sysnames \
+TEST_BINS += $(HT)/t-profile $(HT)/t-privdrop $(HT)/t-landlock $(HT)/t-filter $(HT)/t-filter-bpf $(HT)/t-loader-maps $(HT)/t-sysnames $(HT)/peers-bench \
 	     $(HT)/t-preopen $(HT)/t-redirect $(HT)/t-deps $(HT)/sysprobe $(HT)/nolandlock $(HT)/pty-drive
 ifneq ($(shell command -v clang),)
 TEST_BINS += $(HT)/fuzz-profile
@@ -80,5 +80,5 @@ bench-peers: $(B)/credbox $(HT)/peers-bench
 			echo "skip $$name: not installed (tests/deps optional)"; continue; }; \
 		set -- "$$@" "$$name=$$exe $${cmd#* } /bin/true"; \
 	done; \
-	echo "$(HT)/peers-bench $(PEERS_ROUNDS) $$*"; \
+	printf '%s' "$(HT)/peers-bench $(PEERS_ROUNDS)"; printf " '%s'" "$$@"; echo; \
 	$(HT)/peers-bench $(PEERS_ROUNDS) "$$@"
