@@ -137,11 +137,16 @@ initramfs: all $(TEST_BINS)
 # packages they need (tests/deps: nothing to do, and no apt-get call, when all are there),
 # then go on in a make of their own, which reads pkg-config's flags only now that the
 # libraries are there. So a fresh Debian 12 machine needs no step before `make check`.
-DEPS_FIRST := check check-host check-vm run bench
+DEPS_FIRST := check check-host check-vm bench
 $(DEPS_FIRST):
 	tests/deps install
 	+@$(MAKE) --no-print-directory _$@
-.PHONY: $(DEPS_FIRST:%=_%)
+# `make run` is the first thing a newcomer types: only the packages it needs (tests/deps run),
+# and the bench variant of the kernel (no KASAN or lockdep: it builds and boots faster).
+run:
+	tests/deps run
+	+@$(MAKE) --no-print-directory _run
+.PHONY: $(DEPS_FIRST:%=_%) _run
 
 _check-host: all $(TEST_BINS)
 	tests/tap-run $(HOST_TESTS)
@@ -155,8 +160,10 @@ deps:
 	tests/deps install
 kernel:
 	kernel-patches/build-kernel
-_run: all $(TEST_BINS) kernel initramfs
-	tests/vm/run-demo
+_run: all $(B)/demo/credbox-demo
+	kernel-patches/build-kernel --variant bench
+	tests/vm/vm-run --build-initramfs >/dev/null
+	tests/vm/run-demo --variant bench
 _bench: all $(TEST_BINS)
 	tests/vm/bench-kernel
 	tests/vm/bench-credbox

@@ -704,13 +704,10 @@ static long do_utimens(const struct target *t, const struct rt_timespec *ts, lon
  * utime(2) (struct utimbuf: two longs of seconds) and utimes(2), futimesat(2) (two struct
  * timeval): the same times as timespecs; NULL is now, as for utimensat.
  */
-static long do_utime(const struct target *t, const int64_t *u, int timeval)
+static long times_of(const int64_t *u, int timeval, struct rt_timespec ts[2])
 {
-	struct rt_timespec ts[2];
 	int i;
 
-	if (!u)
-		return do_utimens(t, NULL, 0);
 	for (i = 0; i < 2; i++) {
 		int64_t usec = timeval ? u[2 * i + 1] : 0;
 
@@ -719,7 +716,16 @@ static long do_utime(const struct target *t, const int64_t *u, int timeval)
 		ts[i].sec = timeval ? u[2 * i] : u[i];
 		ts[i].nsec = usec * 1000;
 	}
-	return do_utimens(t, ts, 0);
+	return 0;
+}
+
+static long do_utime(const struct target *t, const int64_t *u, int timeval)
+{
+	struct rt_timespec ts[2];
+
+	if (!u)
+		return do_utimens(t, NULL, 0);
+	return times_of(u, timeval, ts) ?: do_utimens(t, ts, 0);
 }
 
 /*
@@ -782,6 +788,18 @@ static long do_fchmod(const long *a)
 					   AT_EMPTY_PATH_ | AT_CRED_INHERIT_));
 }
 
+/* futimesat(fd, NULL, timevals): futimes(3), the same fd form. */
+static long do_futimes(long nr, const long *a)
+{
+	struct rt_timespec ts[2];
+	const int64_t *u = (const int64_t *)a[2];
+
+	if (u && times_of(u, 1, ts))
+		return E(EINVAL_);
+	return fd_form(nr, a, SC4(__NR_utimensat, a[0], "", u ? ts : NULL,
+				  AT_EMPTY_PATH_ | AT_CRED_INHERIT_));
+}
+
 /* futimens' own form, utimensat(fd, NULL, times, 0): flags there are the kernel's EINVAL. */
 static long do_futimens(long nr, const long *a)
 {
@@ -789,6 +807,34 @@ static long do_futimens(long nr, const long *a)
 		return rt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	return fd_form(nr, a, SC4(__NR_utimensat, a[0], "", a[2],
 				  AT_EMPTY_PATH_ | AT_CRED_INHERIT_));
+}
+
+/*
+ * "/proc/self/fd/N" or "/proc/thread-self/fd/N": the name of a file the program holds.
+ * glibc's fchmodat(AT_SYMLINK_NOFOLLOW) opens the file O_PATH and changes it by that name,
+ * which the kernel follows with the program's own identity; for a file held from a tree it is
+ * the fd form on N. Returns N, or -1 for any other path.
+ */
+static int proc_fd_name(const char *path)
+{
+	static const char *const dirs[] = { "/proc/self/fd/", "/proc/thread-self/fd/" };
+	size_t i, n;
+	long fd = 0;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		for (n = 0; dirs[i][n] && path[n] == dirs[i][n]; n++)
+			;	/* stops at the path's end: no byte past it is read */
+		if (!dirs[i][n])
+			break;
+	}
+	if (i == sizeof(dirs) / sizeof(dirs[0]) || !path[n])
+		return -1;
+	for (; path[n]; n++) {
+		if (path[n] < '0' || path[n] > '9' || fd >= RT_FD_MAX)
+			return -1;
+		fd = fd * 10 + path[n] - '0';
+	}
+	return (int)fd;
 }
 
 static long do_getcwd(char *ubuf, unsigned long size)
@@ -1135,6 +1181,7 @@ static long redirect_once(const struct rt_op *op, long nr, long *a)
 	struct target t;
 	long flags, ret;
 	enum where w;
+	int fd;
 
 	if (nr == __NR_getcwd) {
 		ret = do_getcwd((char *)a[0], (unsigned long)a[1]);
@@ -1158,7 +1205,7 @@ static long redirect_once(const struct rt_op *op, long nr, long *a)
 	/* utimensat and futimesat with a NULL path are futimens, futimes: the file of the fd */
 	if ((op->op == OP_UTIMENSAT || (op->op == OP_UTIMES && op->dirfd >= 0)) && !a[1] &&
 	    (int)a[0] != AT_FDCWD_)
-		return op->op == OP_UTIMENSAT ? do_futimens(nr, a) : same_call(nr, a);
+		return op->op == OP_UTIMENSAT ? do_futimens(nr, a) : do_futimes(nr, a);
 	flags = op->flags >= 0 ? a[(int)op->flags] : 0;
 	/* fchmodat2, utimensat (fd, "", AT_EMPTY_PATH): the same fd forms */
 	if ((op->op == OP_CHMOD || op->op == OP_UTIMENSAT) && (flags & AT_EMPTY_PATH_) &&
@@ -1168,6 +1215,14 @@ static long redirect_once(const struct rt_op *op, long nr, long *a)
 					  flags | AT_CRED_INHERIT_)) :
 		       fd_form(nr, a, SC4(__NR_utimensat, a[0], "", a[2],
 					  flags | AT_CRED_INHERIT_));
+	/* chmod("/proc/self/fd/N"), utimensat(AT_FDCWD, it): the same fd forms on N */
+	if ((op->op == OP_CHMOD || op->op == OP_UTIMENSAT) && a[op->path] &&
+	    !(flags & AT_SYMLINK_NOFOLLOW_) && (fd = proc_fd_name((const char *)a[op->path])) >= 0)
+		return op->op == OP_CHMOD ?
+		       fd_form(nr, a, SC4(__NR_fchmodat2, fd, "", a[op->dirfd < 0 ? 1 : 2],
+					  AT_EMPTY_PATH_ | AT_CRED_INHERIT_)) :
+		       fd_form(nr, a, SC4(__NR_utimensat, fd, "", a[2],
+					  AT_EMPTY_PATH_ | AT_CRED_INHERIT_));
 	w = resolve((int)arg(a, op->dirfd), (const char *)a[(int)op->path],
 		    (flags & AT_EMPTY_PATH_) != 0, &t);
 	if (w == W_ERROR)

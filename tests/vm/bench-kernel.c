@@ -21,8 +21,10 @@
  *   open_inherit_ns (median ns per open+close) and open_ratio (median of the
  *   per-round inherit/plain ratios)
  *   dirops_supported, and per operation OP (stat, access, mkdir, rmdir, unlink,
- *   rename, readlink) dirops_OP_plain_ns, dirops_OP_inherit_ns and dirops_OP_ratio;
- *   dirops_readlink_direct_ns is readlinkat(dfd, path) itself, one call
+ *   rename, readlink, and where the kernel lends them chmod, utimes, link,
+ *   symlink, fchmod and futimens: attrs_supported) dirops_OP_plain_ns,
+ *   dirops_OP_inherit_ns and dirops_OP_ratio; dirops_readlink_direct_ns is
+ *   readlinkat(dfd, path) itself, one call
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -254,9 +256,11 @@ static int bench_open(long count, int rounds)
 
 /* ---- the directory operations with and without AT_CRED_INHERIT -------------- */
 
-#define DIROPS_N 7
+#define DIROPS_N 13
+#define DIROPS_OLD 7	/* the operations before modes, times and links */
 static const char *const dirop_names[DIROPS_N] = {
 	"stat", "access", "mkdir", "rmdir", "unlink", "rename", "readlink",
+	"chmod", "utimes", "link", "symlink", "fchmod", "futimens",
 };
 
 /*
@@ -268,18 +272,24 @@ static const char *const dirop_names[DIROPS_N] = {
  * O_DIRECTORY | O_EXCL) and a close, so without it mkdirat() is followed by
  * the open and close that give the same result.  readlink with the opt-in is
  * an O_PATH open, readlinkat(fd, "") and a close; without it, the same calls.
- * Untimed set-up (making what rmdir and unlink remove) runs before the clock.
+ * chmod and utimes are fchmodat2() and utimensat() on a path; fchmod and
+ * futimens the same calls with AT_EMPTY_PATH on an open file of the tree (one
+ * borrowed through @lent, or one opened through @plain); link and symlink are
+ * linkat() and symlinkat2() (symlinkat() without the opt-in), each new name
+ * removed untimed.  Untimed set-up (making what rmdir and unlink remove, the
+ * files the fd forms use) runs before the clock.
  */
 static double dirop_loop(int lent, int plain, int op, int inherit, long count)
 {
 	const int dfd = inherit ? lent : plain;
 	const int at = inherit ? AT_CRED_INHERIT : 0;
 	const unsigned long long oa = inherit ? OA2_CRED_INHERIT : 0;
+	struct timespec ts[2] = { { 1, 0 }, { 2, 0 } };
 	char name[32], buf[64];
 	struct stat st;
 	long long t0;
 	long i;
-	int fd;
+	int fd = -1;
 
 	if (op == 3 || op == 4) {	/* rmdir, unlink: make the victims first */
 		for (i = 0; i < count; i++) {
@@ -289,6 +299,11 @@ static double dirop_loop(int lent, int plain, int op, int inherit, long count)
 			    close(fd))
 				return -1;
 		}
+	}
+	if (op == 11 || op == 12) {	/* fchmod, futimens: the file they change */
+		fd = oa2(dfd, "a/b/c/f", O_RDONLY | O_CLOEXEC | oa, 0);
+		if (fd < 0)
+			return -1;
 	}
 	t0 = now_ns();
 	for (i = 0; i < count; i++) {
@@ -318,22 +333,46 @@ static double dirop_loop(int lent, int plain, int op, int inherit, long count)
 			ret = syscall(SYS_renameat2, dfd, (i & 1) ? "a/b/c/g" : "a/b/c/f", dfd,
 				      (i & 1) ? "a/b/c/f" : "a/b/c/g", at);
 			break;
-		default:
+		case 6:
 			fd = oa2(dfd, "a/b/c/l", O_PATH | O_NOFOLLOW | O_CLOEXEC | oa, 0);
 			ret = fd < 0 ? fd : readlinkat(fd, "", buf, sizeof(buf)) < 0;
 			if (fd >= 0)
 				close(fd);
+			break;
+		case 7:
+			ret = syscall(SYS_fchmodat2, dfd, "a/b/c/f", (i & 1) ? 0644 : 0600, at);
+			break;
+		case 8:
+			ret = utimensat(dfd, "a/b/c/f", ts, at);
+			break;
+		case 9:
+			snprintf(name, sizeof(name), "a/b/c/h%ld", i);
+			ret = linkat(dfd, "a/b/c/f", dfd, name, at);
+			break;
+		case 10:
+			snprintf(name, sizeof(name), "a/b/c/s%ld", i);
+			ret = inherit ? syscall(SYS_symlinkat2, "f", dfd, name, at) :
+					symlinkat("f", dfd, name);
+			break;
+		case 11:
+			ret = syscall(SYS_fchmodat2, fd, "", (i & 1) ? 0644 : 0600,
+				      AT_EMPTY_PATH | at);
+			break;
+		default:
+			ret = utimensat(fd, "", ts, AT_EMPTY_PATH | at);
 			break;
 		}
 		if (ret)
 			return -1;
 	}
 	t0 = now_ns() - t0;
-	if (op == 2)	/* the directories made are removed untimed */
-		for (i = 0; i < count; i++) {
-			snprintf(name, sizeof(name), "a/b/c/m%ld", i);
-			unlinkat(plain, name, AT_REMOVEDIR);
-		}
+	if (fd >= 0)
+		close(fd);
+	for (i = 0; i < count && (op == 2 || op == 9 || op == 10); i++) {
+		/* the directories and names made are removed untimed */
+		snprintf(name, sizeof(name), "a/b/c/%c%ld", op == 2 ? 'm' : op == 9 ? 'h' : 's', i);
+		unlinkat(plain, name, op == 2 ? AT_REMOVEDIR : 0);
+	}
 	return (double)t0 / count;
 }
 
@@ -355,7 +394,7 @@ static int bench_dirops(long count, int rounds)
 	double plain[DIROPS_N][MAX_ROUNDS], inherit[DIROPS_N][MAX_ROUNDS];
 	double ratio[DIROPS_N][MAX_ROUNDS], direct[MAX_ROUNDS];
 	char dir[] = "/tmp/bench-dirops.XXXXXX", path[96];
-	int dfd, pfd, op, i;
+	int dfd, pfd, op, ops, i;
 
 	if (make_tree(dir))
 		return 1;
@@ -371,13 +410,17 @@ static int bench_dirops(long count, int rounds)
 	printf("dirops_supported=%d\n", i == ENOENT);
 	if (i != ENOENT)
 		return 0;
+	/* Without modes, times and links utimensat refuses the flag: EINVAL. */
+	i = utimensat(dfd, "nothing", NULL, AT_CRED_INHERIT) ? errno : 0;
+	printf("attrs_supported=%d\n", i == ENOENT);
+	ops = i == ENOENT ? DIROPS_N : DIROPS_OLD;
 	count &= ~1L;	/* renames go there and back */
-	for (op = 0; op < DIROPS_N; op++) {
+	for (op = 0; op < ops; op++) {
 		dirop_loop(dfd, pfd, op, 0, (count / 20 + 1) * 2);
 		dirop_loop(dfd, pfd, op, 1, (count / 20 + 1) * 2);
 	}
 	for (i = 0; i < rounds; i++) {
-		for (op = 0; op < DIROPS_N; op++) {
+		for (op = 0; op < ops; op++) {
 			/* Alternate the order so that drift favours neither. */
 			if (i % 2) {
 				inherit[op][i] = dirop_loop(dfd, pfd, op, 1, count);
@@ -395,7 +438,7 @@ static int bench_dirops(long count, int rounds)
 		direct[i] = readlink_direct(pfd, count);
 	}
 	printf("dirops_count=%ld\ndirops_rounds=%d\n", count, rounds);
-	for (op = 0; op < DIROPS_N; op++)
+	for (op = 0; op < ops; op++)
 		printf("dirops_%s_plain_ns=%.0f\ndirops_%s_inherit_ns=%.0f\ndirops_%s_ratio=%.4f\n",
 		       dirop_names[op], bench_median(plain[op], rounds), dirop_names[op],
 		       bench_median(inherit[op], rounds), dirop_names[op],

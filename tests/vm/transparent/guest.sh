@@ -45,6 +45,7 @@ for kind in dynamic static; do
 	ok $([ "$(stat -c %u:%g:%s $D/NEW.TXT 2>&1)" = 1001:1001:3 ]; echo $?) \
 		"$kind: NEW.TXT, created by sandbox through its own path, is drive's (1001:1001), 3 bytes"
 	run "$kind dirops" $prog dirops
+	run "$kind attrs" $prog attrs
 	run "$kind threads" $prog threads
 	run "$kind sigsys" $prog sigsys
 	run "$kind exempt" $prog exempt

@@ -12,6 +12,11 @@
  *                       kernel's directory operations with drive's credentials; a link out
  *                       of the tree and ".." above it get the program's own rights; a rename
  *                       between the tree and elsewhere EXDEV
+ *   tp-probe attrs      modes and times by the names and calls glibc and the kernel offer
+ *                       beside chmod and utimensat: fchmodat(AT_SYMLINK_NOFOLLOW), which
+ *                       glibc makes through /proc/self/fd/N; chmod and utimensat of
+ *                       /proc/self/fd/N; raw futimesat(fd, NULL); each on a file of the tree
+ *                       as drive, and on a file of root's with the program's own rights
  *   tp-probe threads    8 threads opening and stating in the tree at once
  *   tp-probe sigsys     the program's own SIGSYS handler and mask: redirection goes on, the
  *                       program's handler gets the SIGSYS it is sent
@@ -50,6 +55,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
@@ -302,6 +308,48 @@ static void dirops(void)
 	e = err_of(fstatat(dfd, "..", &st, 0));
 	check(!e && st.st_uid == 0, "fstatat(tree's fd, \"..\") (%s)", strerror(e));
 	close(dfd);
+}
+
+/* The other names of a file's mode and times: /proc/self/fd/N, futimesat(fd, NULL). */
+static void attrs(void)
+{
+	struct timeval tv[2] = { { 1000000000, 0 }, { 1000000000, 500000 } };
+	struct timespec ts[2] = { { 1100000000, 0 }, { 1100000000, 0 } };
+	char name[64];
+	struct stat st;
+	int fd, own, e;
+
+	close(open(T "/ATTRS", O_CREAT | O_WRONLY, 0600));
+	e = err_of(fchmodat(AT_FDCWD, T "/ATTRS", 0640, AT_SYMLINK_NOFOLLOW));
+	check(!e && stat(T "/ATTRS", &st) == 0 && (st.st_mode & 07777) == 0640,
+	      "fchmodat(AT_SYMLINK_NOFOLLOW) in the tree: 0640 (%s)", strerror(e));
+	e = err_of(fchmodat(AT_FDCWD, T "/LINK", 0600, AT_SYMLINK_NOFOLLOW));
+	check(e == EOPNOTSUPP, "fchmodat(AT_SYMLINK_NOFOLLOW) of a link: EOPNOTSUPP, as glibc "
+	      "answers (%s)", strerror(e));
+	fd = open(T "/ATTRS", O_RDONLY);
+	snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
+	e = err_of(chmod(name, 0604));
+	check(fd >= 0 && !e && fstat(fd, &st) == 0 && (st.st_mode & 07777) == 0604,
+	      "chmod(\"/proc/self/fd/N\") of a file opened in the tree (%s)", strerror(e));
+	e = err_of(utimensat(AT_FDCWD, name, ts, 0));
+	check(!e && fstat(fd, &st) == 0 && st.st_mtime == 1100000000,
+	      "utimensat(AT_FDCWD, \"/proc/self/fd/N\") of it (%s)", strerror(e));
+	e = err_of(syscall(SYS_futimesat, fd, NULL, tv));
+	check(!e && fstat(fd, &st) == 0 && st.st_mtime == 1000000000 &&
+	      st.st_mtim.tv_nsec == 500000000, "raw futimesat(fd, NULL, times) of it (%s)",
+	      strerror(e));
+	close(fd);
+	/* a file of root's: the program's own rights, the kernel's EPERM */
+	own = open("/dev/null", O_RDONLY);
+	snprintf(name, sizeof(name), "/proc/self/fd/%d", own);
+	e = err_of(chmod(name, 0600));
+	check(e == EPERM, "chmod(\"/proc/self/fd/N\") of root's /dev/null: EPERM (%s)",
+	      strerror(e));
+	e = err_of(syscall(SYS_futimesat, own, NULL, tv));
+	check(e == EPERM, "futimesat(fd, NULL, times) of root's /dev/null: EPERM (%s)",
+	      strerror(e));
+	close(own);
+	unlink(T "/ATTRS");
 }
 
 /* ---- threads ---------------------------------------------------------------------------------- */
@@ -666,6 +714,8 @@ int main(int argc, char **argv)
 		files();
 	else if (!strcmp(what, "dirops"))
 		dirops();
+	else if (!strcmp(what, "attrs"))
+		attrs();
 	else if (!strcmp(what, "threads"))
 		threads();
 	else if (!strcmp(what, "sigsys"))
@@ -703,7 +753,7 @@ int main(int argc, char **argv)
 		sethostname("x", 1);
 		printf("still alive\n");
 	} else {
-		fprintf(stderr, "usage: tp-probe files|dirops|threads|sigsys|exempt|fork|exec|exec-static|"
+		fprintf(stderr, "usage: tp-probe files|dirops|attrs|threads|sigsys|exempt|fork|exec|exec-static|"
 			"exec-threads|exec-cat|exec-script|deny|kill\n");
 		return 2;
 	}
