@@ -73,6 +73,12 @@ $(B)/filter-always-gen: src/gen/filter-always-gen.c $(B)/filter_always.o | $(B)
 $(B)/filter_always_bpf.h: $(B)/filter-always-gen
 	$< >$@.tmp && mv $@.tmp $@
 $(B)/filter.o: $(B)/filter_always_bpf.h
+# The native system call names by number, a table made from libseccomp's when credbox is built.
+$(B)/sysnames-gen: src/gen/sysnames-gen.c | $(B)
+	$(CC) $(CFLAGS) -o $@ $< $(CREDBOX_LIBS)
+$(B)/sysnames_table.h: $(B)/sysnames-gen
+	$< >$@.tmp && mv $@.tmp $@
+$(B)/sysnames.o: $(B)/sysnames_table.h
 # The redirect runtime (src/rt/): freestanding code that stays in the program's address space,
 # built as one relocation-free image and embedded in credbox (src/redirect.c).
 RT_CFLAGS := -std=gnu11 -O2 -g0 -Wall -Wextra -Wshadow -Wno-unused-parameter -ffreestanding \

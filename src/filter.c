@@ -388,9 +388,20 @@ int filter_load(const struct filter_spec *spec)
 	return err;
 }
 
-int filter_compile(const struct filter_spec *spec, struct filter_bpf *out)
+int filter_libseccomp_build(const struct filter_spec *spec, void **insns, unsigned short *len)
 {
 	scmp_filter_ctx ctx;
+	int err = build_profile(spec, &ctx);
+
+	if (!err) {
+		err = filter_export(ctx, insns, len);
+		seccomp_release(ctx);
+	}
+	return err;
+}
+
+int filter_compile(const struct filter_spec *spec, struct filter_bpf *out)
+{
 	int err;
 
 	memset(out, 0, sizeof(*out));
@@ -400,12 +411,8 @@ int filter_compile(const struct filter_spec *spec, struct filter_bpf *out)
 		return -ENOMEM;
 	memcpy(out->insns[0], filter_always_bpf, sizeof(filter_always_bpf));
 	out->len[0] = ARRAY_SIZE(filter_always_bpf);
-	/* The profile's, now. */
-	err = build_profile(spec, &ctx);
-	if (!err) {
-		err = filter_export(ctx, &out->insns[1], &out->len[1]);
-		seccomp_release(ctx);
-	}
+	/* The profile's, now: written by credbox (filter_bpf.c), not compiled by libseccomp. */
+	err = filter_bpf_build(spec, &out->insns[1], &out->len[1]);
 	if (err)
 		filter_bpf_free(out);
 	return err;

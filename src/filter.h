@@ -70,7 +70,7 @@ int filter_load(const struct filter_spec *spec);
 
 /*
  * The same in two steps, for a caller whose heap must not be touched between them:
- * filter_compile builds both BPF programs (libseccomp allocates a lot); filter_install loads
+ * filter_compile builds both BPF programs (allocating); filter_install loads
  * them with seccomp(2) and allocates nothing. After the loader moved brk with PR_SET_MM_MAP,
  * glibc's sbrk would hand out unmapped memory: nothing may call malloc any more.
  */
@@ -79,6 +79,14 @@ struct filter_bpf {
 	unsigned short len[2];
 };
 int filter_compile(const struct filter_spec *spec, struct filter_bpf *out);
+/*
+ * The profile's program alone (struct sock_filter[], malloc'ed): as credbox writes it at every
+ * start (filter_bpf.c), and as libseccomp compiles the same spec, whose verdicts it gives for
+ * every number and argument (tests/host/t-filter-bpf.c). 0, -EINVAL (an entry out of order, or
+ * a condition other than one bit), -E2BIG, -ENOMEM.
+ */
+int filter_bpf_build(const struct filter_spec *spec, void **insns, unsigned short *len);
+int filter_libseccomp_build(const struct filter_spec *spec, void **insns, unsigned short *len);
 int filter_install(const struct filter_bpf *bpf);
 void filter_bpf_free(struct filter_bpf *bpf);
 

@@ -185,6 +185,11 @@ void loader_reset_signals(struct loader_image *img);
  */
 #define LOADER_MAX_SPECIAL	4
 unsigned int loader_special(struct loader_range *out, unsigned int max);
+/*
+ * One line of /proc/self/maps (no newline): its start and end, and its name field (after
+ * the inode and the blanks, possibly ""). NULL if the line is not of that form.
+ */
+const char *loader_maps_line(const char *line, unsigned long *start, unsigned long *end);
 
 /* Whether kernel.randomize_va_space asks for randomised load addresses (1 when unknown). */
 int loader_randomize_va_space(void);

@@ -177,6 +177,51 @@ static int is_special(const char *name)
 	return 0;
 }
 
+/* A hexadecimal number at *p (at most 16 digits), *p moved past it; 0 if there is none. */
+static int maps_hex(const char **p, unsigned long *v)
+{
+	const char *s = *p;
+	unsigned long x = 0;
+	int n;
+
+	for (n = 0;; n++, s++) {
+		int d = *s >= '0' && *s <= '9' ? *s - '0' : *s >= 'a' && *s <= 'f' ? *s - 'a' + 10 :
+			-1;
+
+		if (d < 0)
+			break;
+		if (n == 16)
+			return 0;
+		x = x << 4 | (unsigned long)d;
+	}
+	*p = s;
+	*v = x;
+	return n > 0;
+}
+
+/* "START-END PERMS OFFSET DEV INODE   NAME": read by hand, sscanf costs more than the rest. */
+const char *loader_maps_line(const char *line, unsigned long *start, unsigned long *end)
+{
+	const char *p = line;
+	int field;
+
+	if (!maps_hex(&p, start) || *p++ != '-' || !maps_hex(&p, end))
+		return NULL;
+	for (field = 0; field < 4; field++) {
+		if (*p != ' ')
+			return NULL;
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			return NULL;
+		while (*p && *p != ' ')
+			p++;
+	}
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
 /* The kernel's special mappings the vDSO needs, as /proc/self/maps names them. */
 static int special_from_proc(struct special *sp)
 {
@@ -201,12 +246,12 @@ static int special_from_proc(struct special *sp)
 		}
 		for (; !skip && (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
 			unsigned long s, e;
-			int name = -1;
+			const char *name;
 
 			*nl = '\0';
 			/* The whole name field must match: a file could be called "x [vdso]". */
-			if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %n", &s, &e, &name) == 2 &&
-			    name > 0 && is_special(line + name)) {
+			name = loader_maps_line(line, &s, &e);
+			if (name && is_special(name)) {
 				special_add(sp, s, e);
 				found = 1;
 			}

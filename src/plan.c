@@ -2,6 +2,7 @@
 /* plan: policy -> plan (pure); see plan.h. */
 #include <errno.h>
 #include <fnmatch.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -424,6 +425,7 @@ static int build_dirs(const struct policy *pol, const struct ident_db *db, struc
 		struct plan_dir *dir = &plan->dirs[i];
 		char what[96];
 
+		memset(dir, 0, sizeof(*dir));
 		dir->name = pd->name;
 		dir->path = pd->path.s;
 		dir->rw = pd->access == ACCESS_RW;
@@ -535,7 +537,9 @@ int plan_build(const struct policy *pol, const struct ident_db *db, char *const 
 	const struct policy_identity *pi = &pol->identity;
 	int err, ret = 0;
 
-	memset(plan, 0, sizeof(*plan));
+	/* Not the [dir] array: build_dirs sets its entries up to ndirs (policy_defaults says why). */
+	memset(plan, 0, offsetof(struct plan, dirs));
+	memset(&plan->ndirs, 0, sizeof(*plan) - offsetof(struct plan, ndirs));
 	plan->pol = pol;
 	err = resolve_ident(db, &pi->user, &pi->group, &pi->groups,
 			    profile_seen(&pi->sec, SEC_IDENTITY, "groups"), 0, &plan->run, d,

@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -828,6 +829,7 @@ static void dir_section_begin(struct pctx *c, const char *name)
 		return;
 	dir = &pol->dirs[i];
 	if (i == pol->ndirs) {
+		*dir = (struct policy_dir){ .fd = -1 };
 		dir->name = xstrdup(c, name);
 		if (!dir->name)
 			return;
@@ -1140,16 +1142,17 @@ static void check_profile(struct pctx *c)
 	}
 }
 
+/*
+ * The [dir] sections are set one by one as they come (dir_begin), up to ndirs: the array, most
+ * of the policy, is never written for a profile without them (a page fault each, at every start).
+ */
 static void policy_defaults(struct policy *pol)
 {
-	size_t i;
-
-	memset(pol, 0, sizeof(*pol));
+	memset(pol, 0, offsetof(struct policy, dirs));
+	pol->ndirs = 0;
 	pol->program.umask = 077;
 	pol->program.die_with_parent = 1;
 	pol->seccomp.errnum = EPERM;
-	for (i = 0; i < PROFILE_MAX_DIRS; i++)
-		pol->dirs[i].fd = -1;
 }
 
 void profile_parse_begin(struct policy *pol)

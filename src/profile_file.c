@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -355,14 +356,19 @@ struct loader {
 	char real[PATH_MAX];
 };
 
-/* Read all of fd (at most PROFILE_MAX_SIZE bytes; the file is regular). NULL: errno. */
-static char *read_all(int fd, size_t *len)
+/*
+ * Read all of fd (at most PROFILE_MAX_SIZE bytes; the file is regular), into a buffer the size
+ * fstat gave (size) and grown if the file grew: not the largest a profile may be, which malloc
+ * would map and unmap again at every start. NULL: errno.
+ */
+static char *read_all(int fd, off_t size, size_t *len)
 {
-	char *buf = malloc(PROFILE_MAX_SIZE + 1);
+	size_t cap = size >= 0 && size < PROFILE_MAX_SIZE ? (size_t)size + 1 : PROFILE_MAX_SIZE + 1;
+	char *buf = malloc(cap), *nb;
 	ssize_t n;
 
 	*len = 0;
-	while (buf && (n = read(fd, buf + *len, PROFILE_MAX_SIZE + 1 - *len)) != 0) {
+	while (buf && (n = read(fd, buf + *len, cap - *len)) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 || *len + n > PROFILE_MAX_SIZE) {
@@ -371,6 +377,13 @@ static char *read_all(int fd, size_t *len)
 			return NULL;
 		}
 		*len += n;
+		if (*len == cap && cap < PROFILE_MAX_SIZE + 1) {
+			cap = cap * 2 < PROFILE_MAX_SIZE + 1 ? cap * 2 : PROFILE_MAX_SIZE + 1;
+			nb = realloc(buf, cap);
+			if (!nb)
+				free(buf);
+			buf = nb;
+		}
 	}
 	return buf;
 }
@@ -483,7 +496,7 @@ static int read_one(struct loader *l, const char *path, int line, const char *wh
 	l->seen[l->nseen].dev = st.st_dev;
 	l->seen[l->nseen].ino = st.st_ino;
 	l->seen[l->nseen++].line = line;
-	buf = read_all(fd, &len);
+	buf = read_all(fd, st.st_size, &len);
 	close(fd);
 	if (!buf)
 		return errno == ENOMEM ? -ENOMEM :
@@ -611,12 +624,16 @@ static int read_dropins(struct loader *l, const char *profile)
 int profile_file_load(const char *path, const char *name, struct policy *pol, struct diag *d,
 		      struct diag *trust)
 {
-	struct loader *l = calloc(1, sizeof(*l));
+	/* Not calloc: the path buffers (most of its 50 KiB) are written before they are read. */
+	struct loader *l = malloc(sizeof(*l));
 	int err, e, binary;
 
 	profile_parse_begin(pol);
 	if (!l)
 		return -ENOMEM;
+	memset(l, 0, offsetof(struct loader, dir));
+	memset(&l->e, 0, sizeof(l->e));
+	l->real[0] = '\0';
 	l->pol = pol;
 	l->d = d;
 	l->trust = trust;

@@ -43,6 +43,7 @@
 #include "redirect.h"
 #include "redirect_rt.h"
 #include "redirect_rt_image.h"	/* generated: src/rt/mkblob */
+#include "sysnames.h"
 #include "util.h"
 
 /* The runtime declares the kernel's signal structures itself (no libc there): same layout. */
@@ -253,7 +254,7 @@ static const char *where(const struct plan *plan, int line, char *buf, size_t si
 static uint32_t message(struct rt_conf *c, size_t *used, const struct plan *plan, int nr,
 			const struct filter_entry *from)
 {
-	char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
+	const char *name = sysnames_syscall_name(nr);
 	const struct policy_seccomp *sc = &plan->pol->seccomp;
 	size_t at = *used;
 	char num[16], loc[PATH_MAX + 16];
@@ -274,7 +275,6 @@ static uint32_t message(struct rt_conf *c, size_t *used, const struct plan *plan
 			     name ? name : num,
 			     where(plan, profile_seen(&sc->sec, SEC_SECCOMP, "action"), loc,
 				   sizeof(loc)));
-	free(name);
 	if (n < 0 || (size_t)n >= RT_POOL_SIZE - at)
 		return 0;
 	*used = at + (size_t)n + 1;
@@ -452,7 +452,7 @@ void redirect_describe(const struct plan *plan, FILE *out, const char *prefix)
 		/* a kind without a call gets no heading, rather than an empty line */
 		for (nr = 0, col = 0; nr < RT_NR_MAX; nr++) {
 			const struct filter_entry *from;
-			char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
+			const char *name = sysnames_syscall_name(nr);
 
 			if (name && kind_of(name, verdict(&plan->filter, nr, &from), transparent,
 					    mode) == kind) {
@@ -466,7 +466,6 @@ void redirect_describe(const struct plan *plan, FILE *out, const char *prefix)
 				}
 				col += fprintf(out, " %s", name);
 			}
-			free(name);
 		}
 		if (col)
 			fputc('\n', out);
@@ -517,14 +516,15 @@ static int compile_traps(const struct plan *plan, const struct redirect *rd,
 	size_t used = 0;
 	int nr, e;
 
-	trapped.e = calloc(RT_NR_MAX, sizeof(*trapped.e));
+	/* Each entry is written whole before trapped.n counts it: no need to clear 32 KiB. */
+	trapped.e = malloc(RT_NR_MAX * sizeof(*trapped.e));
 	e = trapped.e ? 0 : -ENOMEM;
 	if (!e && (rd->armed == ARM_KILLS ? spec->dflt.kind == FILTER_KILL : denies(spec->dflt)))
 		e = marker(spec->dflt, vals, &nvals, &trapped.dflt);
 	for (nr = 0; !e && nr < RT_NR_MAX; nr++) {
 		const struct filter_entry *from;
 		struct filter_act a = verdict(spec, nr, &from), act = a;
-		char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
+		const char *name = sysnames_syscall_name(nr);
 		int kind;
 
 		if (!name && nr == REDIRECT_NR_SYMLINKAT2 && rd->transparent) {
@@ -536,7 +536,6 @@ static int compile_traps(const struct plan *plan, const struct redirect *rd,
 		if (!name)
 			continue;
 		kind = kind_of(name, a, rd->transparent, rd->armed);
-		free(name);
 		c->kind[nr] = (uint8_t)kind;
 		if (kind == RT_KIND_DENY)
 			c->msg[nr] = message(c, &used, plan, nr, from);

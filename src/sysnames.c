@@ -10,6 +10,7 @@
 
 #include "diag.h"
 #include "sysnames.h"
+#include "sysnames_table.h"	/* generated: build/sysnames-gen */
 #include "util.h"
 
 /* ---- groups (after systemd's SystemCallFilter= sets, adapted) ------------------------------ */
@@ -153,8 +154,11 @@ int sysnames_syscall_known(const char *name)
 	return seccomp_syscall_resolve_name(name) != __NR_SCMP_ERROR;
 }
 
-/* Beyond the highest system call number of any architecture libseccomp knows. */
-#define SYSNAMES_NR_MAX	1024
+const char *sysnames_syscall_name(int nr)
+{
+	return nr >= 0 && nr < SYSNAMES_TABLE_NR && sysnames_off[nr] ?
+	       sysnames_pool + sysnames_off[nr] - 1 : NULL;
+}
 
 int sysnames_suggest(const char *name, char *out, size_t size)
 {
@@ -168,14 +172,13 @@ int sysnames_suggest(const char *name, char *out, size_t size)
 			snprintf(out, size, "%s", groups[i].name);
 		}
 	}
-	for (nr = 0; name[0] != '@' && nr < SYSNAMES_NR_MAX; nr++) {
-		char *s = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
+	for (nr = 0; name[0] != '@' && nr < SYSNAMES_TABLE_NR; nr++) {
+		const char *s = sysnames_syscall_name(nr);
 
 		if (s && (d = diag_distance(s, name)) < best) {
 			best = d;
 			snprintf(out, size, "%s", s);
 		}
-		free(s);
 	}
 	return best < 3 ? 0 : -ENOENT;
 }

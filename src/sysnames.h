@@ -17,6 +17,11 @@ struct sysnames_group {
 
 const struct sysnames_group *sysnames_groups(size_t *n);
 const struct sysnames_group *sysnames_group_find(const char *name);
+/*
+ * The native name of system call nr, or NULL: libseccomp's, from a table the build made
+ * (src/gen/sysnames-gen.c), without its search and its allocation.
+ */
+const char *sysnames_syscall_name(int nr);
 /* Whether libseccomp knows the name (on any architecture). */
 int sysnames_syscall_known(const char *name);
 /*

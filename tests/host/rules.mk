@@ -7,7 +7,7 @@ HT         := $(B)/tests/host
 HOST_TFLAGS = $(filter-out -O2,$(CFLAGS)) -O1
 FUZZ_TIME  ?= 300
 
-TEST_BINS += $(HT)/t-profile $(HT)/t-privdrop $(HT)/t-landlock $(HT)/t-filter \
+TEST_BINS += $(HT)/t-profile $(HT)/t-privdrop $(HT)/t-landlock $(HT)/t-filter $(HT)/t-filter-bpf $(HT)/t-loader-maps $(HT)/t-sysnames $(HT)/peers-bench \
 	     $(HT)/t-preopen $(HT)/t-redirect $(HT)/t-deps $(HT)/sysprobe $(HT)/nolandlock $(HT)/pty-drive
 ifneq ($(shell command -v clang),)
 TEST_BINS += $(HT)/fuzz-profile
@@ -53,9 +53,9 @@ $(HT)/pty-drive: tests/host/pty-drive.c | $(HT)
 	$(CC) $(HOST_TFLAGS) -o $@ $<
 
 # The parser alone, with ASan and libFuzzer.
-FUZZ_SRCS := src/profile.c src/diag.c src/sysnames.c src/filter.c src/filter_always.c
+FUZZ_SRCS := src/profile.c src/diag.c src/sysnames.c src/filter.c src/filter_bpf.c src/filter_always.c
 $(HT)/fuzz-profile: tests/host/fuzz-profile.c $(FUZZ_SRCS) $(wildcard src/*.h) \
-		    $(B)/filter_always_bpf.h | $(HT)
+		    $(B)/filter_always_bpf.h $(B)/sysnames_table.h | $(HT)
 	clang -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc -I$(B) -fsanitize=fuzzer,address,undefined \
 		-o $@ $< $(FUZZ_SRCS) $(LDLIBS)
 
@@ -64,3 +64,21 @@ fuzz: $(HT)/fuzz-profile
 	mkdir -p $(B)/fuzz-profile-corpus
 	$(HT)/fuzz-profile -max_total_time=$(FUZZ_TIME) -max_len=4096 \
 		$(B)/fuzz-profile-corpus tests/host/profiles conf
+
+# credbox beside its peers, starting /bin/true, one run (make bench-peers; README,
+# "Benchmarks"). A peer that is not installed is skipped with the reason; the optional
+# packages come from `tests/deps optional`.
+PEERS_ROUNDS ?= 300
+$(HT)/peers-bench: tests/host/peers-bench.c tests/vm/bench.h | $(HT)
+	$(CC) $(filter-out -O2,$(CFLAGS)) -O2 -o $@ $<
+.PHONY: bench-peers
+bench-peers: $(B)/credbox $(HT)/peers-bench
+	@set -- "true=/bin/true" "credbox=$(B)/credbox --profile conf/minimal.ini -- /bin/true"; \
+	for p in "setpriv=setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all" \
+		 "bwrap=bwrap --ro-bind / /" "firejail=firejail --quiet --noprofile"; do \
+		name=$${p%%=*}; cmd=$${p#*=}; exe=$$(command -v $$name) || { \
+			echo "skip $$name: not installed (tests/deps optional)"; continue; }; \
+		set -- "$$@" "$$name=$$exe $${cmd#* } /bin/true"; \
+	done; \
+	printf '%s' "$(HT)/peers-bench $(PEERS_ROUNDS)"; printf " '%s'" "$$@"; echo; \
+	$(HT)/peers-bench $(PEERS_ROUNDS) "$$@"

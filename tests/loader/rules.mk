@@ -1,7 +1,7 @@
 # tests/loader/rules.mk: the in-process ELF loader's test programs, fuzz target, benchmark.
 # Included by the top-level Makefile; the tests themselves are tests/host/loader*.t.
 #
-#   make bench-loader   /bin/true through the loader against execve, paired (ratio)
+#   make bench-loader   /bin/true through the loader against execve, 5 paired runs (median ratio)
 #   make fuzz-loader    a longer libFuzzer run over the ELF checks (FUZZ_LOADER_TIME seconds)
 
 LT            := $(B)/tests/loader
@@ -56,7 +56,7 @@ $(LT)/fuzz-loader: tests/loader/fuzz-loader.c src/loader_elf.c src/loader_script
 FUZZ_LOADER_TIME ?= 600
 .PHONY: bench-loader fuzz-loader
 bench-loader: $(LT)/loader-bench
-	$(LT)/loader-bench /bin/true 2000
+	$(LT)/loader-bench /bin/true 150 5
 fuzz-loader: $(LT)/fuzz-loader $(LT)/loader-mkelf
 	rm -rf $(LT)/fuzz-seed && mkdir -p $(LT)/fuzz-seed $(LT)/fuzz-corpus
 	$(LT)/loader-mkelf $(LT)/fuzz-seed >/dev/null
