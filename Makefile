@@ -141,12 +141,13 @@ DEPS_FIRST := check check-host check-vm bench
 $(DEPS_FIRST):
 	tests/deps install
 	+@$(MAKE) --no-print-directory _$@
-# `make run` is the first thing a newcomer types: only the packages it needs (tests/deps run),
-# and the bench variant of the kernel (no KASAN or lockdep: it builds and boots faster).
+# `make run` is the first thing a newcomer types: only the packages it needs, and the bench
+# variant of the kernel (no KASAN or lockdep: it builds and boots faster). The kernel's own
+# packages first; then the kernel builds while the rest are installed and credbox is built.
 run:
-	tests/deps run
-	+@$(MAKE) --no-print-directory _run
-.PHONY: $(DEPS_FIRST:%=_%) _run
+	tests/deps kernel
+	+@$(MAKE) --no-print-directory -j2 _run
+.PHONY: $(DEPS_FIRST:%=_%) _run _run-kernel _run-programs
 
 _check-host: all $(TEST_BINS)
 	tests/tap-run $(HOST_TESTS)
@@ -160,10 +161,14 @@ deps:
 	tests/deps install
 kernel:
 	kernel-patches/build-kernel
-_run: all $(B)/demo/credbox-demo
-	kernel-patches/build-kernel --variant bench
+_run: _run-kernel _run-programs
 	tests/vm/vm-run --build-initramfs >/dev/null
 	tests/vm/run-demo --variant bench
+_run-kernel:
+	kernel-patches/build-kernel --variant bench
+_run-programs:
+	tests/deps run
+	+@$(MAKE) --no-print-directory all $(B)/demo/credbox-demo
 _bench: all $(TEST_BINS)
 	tests/vm/bench-kernel
 	tests/vm/bench-credbox

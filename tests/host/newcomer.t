@@ -11,11 +11,12 @@ n=0 failed=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi; }
 
 # ---- make run and make check install what is missing before they build anything -----------
-# make run, the first command, installs only what it needs (tests/deps run): no test tools
+# make run, the first command, installs only what it needs (tests/deps kernel, then tests/deps
+# run while the kernel builds): no test tools
 for goal in run check check-host; do
 	first=$(env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -n "$goal" 2>/dev/null | head -n 1)
 	want="tests/deps install"
-	[ "$goal" != run ] || want="tests/deps run"
+	[ "$goal" != run ] || want="tests/deps kernel"
 	ok $([ "$first" = "$want" ]; echo $?) \
 		"make $goal installs the packages first (first command: ${first:-none})"
 done
@@ -55,6 +56,16 @@ ok $([ $rc -eq 0 ] && for p in make libseccomp-dev linux-source-6.12 qemu-system
 	busybox-static dosbox; do echo "$run_list" | grep -qw -- "$p" || exit 1; done &&
 	! echo "$run_list" | grep -qw -e clang -e mandoc -e strace; echo $?) \
 	"tests/deps run installs the build's, the kernel's, the VM's and the demo's packages, not the test tools"
+: >"$TMP/apt.log"
+PATH=$TMP/bin:$PATH tests/deps kernel 2>/dev/null; rc=$?
+kernel_list=$(sed -n 2p "$TMP/apt.log")
+ok $([ $rc -eq 0 ] && for p in make bc flex libelf-dev linux-source-6.12; do
+	echo "$kernel_list" | grep -qw -- "$p" || exit 1; done &&
+	! echo "$kernel_list" | grep -qw -e qemu-system-x86 -e dosbox -e clang; echo $?) \
+	"tests/deps kernel installs what build-kernel needs, and not the VM's or the demo's packages"
+first=$(env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -n _run-programs 2>/dev/null | head -n 1)
+ok $([ "$first" = "tests/deps run" ]; echo $?) \
+	"make run installs the rest of its packages beside the kernel build (first command: ${first:-none})"
 
 # ---- a test needing the seed patches skips without them --------------------------------------
 mkdir "$TMP/noseeds"
