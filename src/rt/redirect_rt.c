@@ -55,6 +55,7 @@
 #define EACCES_		13
 #define EFAULT_		14
 #define ENOTDIR_	20
+#define E2BIG_		7
 #define EXDEV_		18
 #define EEXIST_		17
 #define EINVAL_		22
@@ -539,14 +540,28 @@ enum where resolve(int dirfd, const char *path, int empty_ok, struct target *t)
 			  O_NONBLOCK | O_DSYNC | FASYNC | O_DIRECT | O_LARGEFILE | O_DIRECTORY | \
 			  O_NOFOLLOW | O_NOATIME | O_CLOEXEC | __O_SYNC | O_PATH | __O_TMPFILE)
 
-static long tree_open(const struct target *t, long flags, long mode)
+/* What openat2(2) takes besides: RESOLVE_* bits a borrowed open keeps as the program asked. */
+#define RESOLVE_KNOWN	(RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS | \
+			 RESOLVE_BENEATH | RESOLVE_IN_ROOT | RESOLVE_CACHED)
+#define RESOLVE_KEPT	(RESOLVE_NO_XDEV | RESOLVE_NO_SYMLINKS | RESOLVE_CACHED)
+
+/*
+ * The open through the grant, beneath it, with the resolve bits the program asked for that
+ * still mean the same there (@resolve: RESOLVE_KEPT bits; a borrowed walk crosses no mount
+ * and follows no magic link anyway). O_TMPFILE makes an inode no name reaches, which the
+ * kernel does not lend: the tree answers as a file system without it, EOPNOTSUPP, which
+ * glibc's tmpfile() and python's TemporaryFile take as "use a named file".
+ */
+static long tree_open(const struct target *t, long flags, long mode, uint64_t resolve)
 {
 	struct open_how how = {
 		.flags = (uint64_t)((unsigned int)flags & VALID_OPEN_FLAGS) | OA2_CRED_INHERIT,
 		.mode = (flags & (O_CREAT | __O_TMPFILE)) ? (uint64_t)mode & 07777 : 0,
-		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS | (resolve & RESOLVE_KEPT),
 	};
 
+	if ((flags & __O_TMPFILE) == __O_TMPFILE)
+		return E(EOPNOTSUPP_);
 	return SC4(__NR_openat2, rt_conf.grants[t->grant].fd, t->rel, &how, sizeof(how));
 }
 
@@ -559,9 +574,9 @@ static void track_dir(long fd, const struct target *t)
 		dirfd_put((int)fd, t->grant, &st, t->buf, dir_len(t->buf, t->len));
 }
 
-static long do_open(const struct target *t, long flags, long mode)
+static long do_open(const struct target *t, long flags, long mode, uint64_t resolve)
 {
-	long fd = tree_open(t, flags, mode);
+	long fd = tree_open(t, flags, mode, resolve);
 
 	if (fd >= 0 && (flags & O_DIRECTORY))
 		track_dir(fd, t);
@@ -574,7 +589,7 @@ static long do_open(const struct target *t, long flags, long mode)
  */
 static long peek_open(const struct target *t, int nofollow)
 {
-	return tree_open(t, O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0), 0);
+	return tree_open(t, O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0), 0, 0);
 }
 
 static long grant_fd(const struct target *t)
@@ -629,7 +644,7 @@ static long do_mkdir(const struct target *t, long mode)
 
 	if (!memcmp(t->rel, ".", 2))
 		return E(EEXIST_);	/* the tree's root, as mkdir(".") */
-	fd = tree_open(t, O_CREAT | O_DIRECTORY | O_EXCL | O_CLOEXEC, mode & 01777);
+	fd = tree_open(t, O_CREAT | O_DIRECTORY | O_EXCL | O_CLOEXEC, mode & 01777, 0);
 	if (fd < 0)
 		return fd;
 	SC1(__NR_close, fd);
@@ -638,7 +653,7 @@ static long do_mkdir(const struct target *t, long mode)
 
 static long do_chdir(const struct target *t)
 {
-	long fd = tree_open(t, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	long fd = tree_open(t, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0, 0);
 
 	if (fd < 0)
 		return fd;
@@ -649,7 +664,7 @@ static long do_chdir(const struct target *t)
 
 static long do_truncate(const struct target *t, long length)
 {
-	long fd = tree_open(t, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0), ret;
+	long fd = tree_open(t, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0, 0), ret;
 
 	if (fd < 0)
 		return fd;
@@ -667,7 +682,7 @@ static long do_xattr(const struct target *t, long nr, long a1, long a2, long a3)
 {
 	int nofollow = nr == __NR_lgetxattr || nr == __NR_llistxattr;
 	long fd = tree_open(t, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
-			    (nofollow ? O_NOFOLLOW : 0), 0), ret;
+			    (nofollow ? O_NOFOLLOW : 0), 0, 0), ret;
 
 	if (fd < 0)
 		return nofollow && fd == E(ELOOP_) ? E(EACCES_) : fd;
@@ -1023,6 +1038,82 @@ static long do_link(long nr, long *a, const struct rt_op *op, enum where w, stru
 	return ret == E(EINVAL_) ? pass_abs(nr, a, op, w, t) : ret;
 }
 
+/*
+ * openat2's struct open_how as the kernel reads it: at least its first version (24 bytes), at
+ * most a page, and any bytes past the ones known zero (E2BIG), so that a program's newer
+ * struct is refused as the kernel refuses it.
+ */
+static long how_get(struct open_how *how, const void *uhow, unsigned long size)
+{
+	const unsigned char *tail = (const unsigned char *)uhow + sizeof(*how);
+	unsigned long i;
+
+	if (size < sizeof(*how))
+		return E(EINVAL_);
+	if (size > 4096)
+		return E(E2BIG_);
+	for (i = 0; i < size - sizeof(*how); i++)
+		if (tail[i])
+			return E(E2BIG_);
+	memcpy(how, uhow, sizeof(*how));
+	return 0;
+}
+
+/* The kernel's own refusals of an open_how (build_open_flags): the same EINVAL in a tree. */
+static long how_check(const struct open_how *how)
+{
+	if (how->flags & ~(uint64_t)VALID_OPEN_FLAGS)
+		return E(EINVAL_);
+	if (how->resolve & ~(uint64_t)RESOLVE_KNOWN)
+		return E(EINVAL_);
+	if ((how->resolve & RESOLVE_BENEATH) && (how->resolve & RESOLVE_IN_ROOT))
+		return E(EINVAL_);
+	if (how->mode & ~(uint64_t)07777)
+		return E(EINVAL_);
+	if (how->mode && !(how->flags & (O_CREAT | __O_TMPFILE)))
+		return E(EINVAL_);
+	return 0;
+}
+
+/*
+ * RESOLVE_BENEATH from a directory fd in a tree: the walk may not leave that directory. The
+ * grant's own open is scoped to the tree's top, so what lies between is checked here, on the
+ * path as written: an absolute path or a ".." above the fd is the kernel's EXDEV. (A symbolic
+ * link inside the directory that leads above it is still followed within the tree.)
+ */
+static int beneath_escapes(const char *path)
+{
+	long depth = 0;
+	size_t i = 0, n;
+
+	if (path[0] == '/')
+		return 1;
+	while (path[i]) {
+		for (n = 0; path[i + n] && path[i + n] != '/'; n++)
+			;
+		if (n == 2 && path[i] == '.' && path[i + 1] == '.') {
+			if (--depth < 0)
+				return 1;
+		} else if (n && !(n == 1 && path[i] == '.')) {
+			depth++;
+		}
+		i += n;
+		while (path[i] == '/')
+			i++;
+	}
+	return 0;
+}
+
+/* Is @fd (or the working directory, for AT_FDCWD) a directory of a tree? @buf: scratch. */
+static int tree_dir(int fd, char *buf)
+{
+	uint32_t kernel = 0;
+
+	if (fd == AT_FDCWD_)
+		return cwd_get(buf, &kernel) && !kernel;
+	return dirfd_get(fd, buf) != 0;
+}
+
 /* A call whose path lies in a tree, made through its grant. */
 static long grant_call(const struct rt_op *op, long nr, long *a, const struct target *t)
 {
@@ -1030,19 +1121,22 @@ static long grant_call(const struct rt_op *op, long nr, long *a, const struct ta
 
 	switch (op->op) {
 	case OP_OPEN:
-		return do_open(t, op->dirfd < 0 ? a[1] : a[2], op->dirfd < 0 ? a[2] : a[3]);
+		return do_open(t, op->dirfd < 0 ? a[1] : a[2], op->dirfd < 0 ? a[2] : a[3], 0);
 	case OP_CREAT:
-		return do_open(t, O_CREAT | O_WRONLY | O_TRUNC, a[1]);
+		return do_open(t, O_CREAT | O_WRONLY | O_TRUNC, a[1], 0);
 	case OP_OPENAT2: {
 		struct open_how how;
 
-		if ((unsigned long)a[3] < sizeof(how))
-			return E(EINVAL_);
-		memcpy(&how, (const void *)a[2], sizeof(how));
+		ret = how_get(&how, (const void *)a[2], (unsigned long)a[3]);
+		if (ret)
+			return ret;
 		/* Already through a grant, or scoped in a way a tree path cannot keep: as is. */
 		if ((how.flags & OA2_CRED_INHERIT) || (how.resolve & RESOLVE_IN_ROOT))
 			return same_call(nr, a);
-		return do_open(t, (long)how.flags, (long)how.mode);
+		ret = how_check(&how);
+		if (ret)
+			return ret;
+		return do_open(t, (long)how.flags, (long)how.mode, how.resolve);
 	}
 	case OP_STAT:
 		return do_stat(t, nr, 0, 0, (void *)a[1]);
@@ -1215,6 +1309,12 @@ static long redirect_once(const struct rt_op *op, long nr, long *a)
 					  flags | AT_CRED_INHERIT_)) :
 		       fd_form(nr, a, SC4(__NR_utimensat, a[0], "", a[2],
 					  flags | AT_CRED_INHERIT_));
+	/* openat2(RESOLVE_BENEATH) from a directory of a tree: never above that directory */
+	if (op->op == OP_OPENAT2 && a[1] && (unsigned long)a[3] >= sizeof(struct open_how) &&
+	    tree_dir((int)a[0], t.buf) &&
+	    (((const struct open_how *)a[2])->resolve & RESOLVE_BENEATH) &&
+	    beneath_escapes((const char *)a[1]))
+		return E(EXDEV_);
 	/* chmod("/proc/self/fd/N"), utimensat(AT_FDCWD, it): the same fd forms on N */
 	if ((op->op == OP_CHMOD || op->op == OP_UTIMENSAT) && a[op->path] &&
 	    !(flags & AT_SYMLINK_NOFOLLOW_) && (fd = proc_fd_name((const char *)a[op->path])) >= 0)

@@ -46,6 +46,7 @@ for kind in dynamic static; do
 		"$kind: NEW.TXT, created by sandbox through its own path, is drive's (1001:1001), 3 bytes"
 	run "$kind dirops" $prog dirops
 	run "$kind attrs" $prog attrs
+	run "$kind openat2" $prog openat2
 	run "$kind threads" $prog threads
 	run "$kind sigsys" $prog sigsys
 	run "$kind exempt" $prog exempt

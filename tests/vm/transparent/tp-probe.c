@@ -17,6 +17,10 @@
  *                       glibc makes through /proc/self/fd/N; chmod and utimensat of
  *                       /proc/self/fd/N; raw futimesat(fd, NULL); each on a file of the tree
  *                       as drive, and on a file of root's with the program's own rights
+ *   tp-probe openat2    openat2's own guards in the tree: RESOLVE_BENEATH from a directory
+ *                       fd or working directory in it (EXDEV above it), RESOLVE_NO_SYMLINKS
+ *                       (ELOOP), unknown flag and resolve bits, mode without O_CREAT, a
+ *                       longer struct (EINVAL, E2BIG); O_TMPFILE (EOPNOTSUPP)
  *   tp-probe threads    8 threads opening and stating in the tree at once
  *   tp-probe sigsys     the program's own SIGSYS handler and mask: redirection goes on, the
  *                       program's handler gets the SIGSYS it is sent
@@ -350,6 +354,64 @@ static void attrs(void)
 	      strerror(e));
 	close(own);
 	unlink(T "/ATTRS");
+}
+
+static long oa2(int dfd, const char *path, unsigned long long flags, unsigned long long mode,
+		unsigned long long resolve, size_t size)
+{
+	unsigned long long how[8] = { flags, mode, resolve };
+
+	return syscall(SYS_openat2, dfd, path, how, size);
+}
+
+/* openat2's guards hold in a tree as in a directory of the program's own. */
+static void openat2_guards(void)
+{
+	unsigned long long big[5] = { O_RDONLY, 0, 0, 0, 1 };
+	int dfd = open(T "/sub", O_RDONLY | O_DIRECTORY), fd, e;
+
+	fd = (int)oa2(dfd, "NESTED.TXT", O_RDONLY, 0, RESOLVE_BENEATH, 24);
+	check(dfd >= 0 && fd >= 0, "openat2(sub, \"NESTED.TXT\", RESOLVE_BENEATH) (%s)",
+	      fd < 0 ? strerror(errno) : "ok");
+	close(fd);
+	e = err_of(oa2(dfd, "../README", O_RDONLY, 0, RESOLVE_BENEATH, 24));
+	check(e == EXDEV, "openat2(sub, \"../README\", RESOLVE_BENEATH): EXDEV (%s)", strerror(e));
+	e = err_of(oa2(dfd, "x/../../README", O_RDONLY, 0, RESOLVE_BENEATH, 24));
+	check(e == EXDEV, "openat2(sub, \"x/../../README\", RESOLVE_BENEATH): EXDEV (%s)",
+	      strerror(e));
+	e = err_of(oa2(dfd, T "/README", O_RDONLY, 0, RESOLVE_BENEATH, 24));
+	check(e == EXDEV, "openat2(sub, an absolute path, RESOLVE_BENEATH): EXDEV (%s)",
+	      strerror(e));
+	e = chdir(T "/sub") ? errno : err_of(oa2(AT_FDCWD, "../README", O_RDONLY, 0,
+						 RESOLVE_BENEATH, 24));
+	check(e == EXDEV, "openat2(AT_FDCWD in sub, \"../README\", RESOLVE_BENEATH): EXDEV (%s)",
+	      strerror(e));
+	chdir("/");
+	close(dfd);
+	e = err_of(oa2(AT_FDCWD, T "/LINK", O_RDONLY, 0, RESOLVE_NO_SYMLINKS, 24));
+	check(e == ELOOP, "openat2(a link in the tree, RESOLVE_NO_SYMLINKS): ELOOP (%s)",
+	      strerror(e));
+	fd = (int)oa2(AT_FDCWD, T "/README", O_RDONLY, 0, RESOLVE_NO_SYMLINKS, 24);
+	check(fd >= 0, "openat2(a file in the tree, RESOLVE_NO_SYMLINKS) (%s)",
+	      fd < 0 ? strerror(errno) : "ok");
+	close(fd);
+	e = err_of(oa2(AT_FDCWD, T "/README", O_RDONLY | (1ULL << 40), 0, 0, 24));
+	check(e == EINVAL, "openat2 with an unknown flag bit: EINVAL (%s)", strerror(e));
+	e = err_of(oa2(AT_FDCWD, T "/README", O_RDONLY, 0, 0x400, 24));
+	check(e == EINVAL, "openat2 with an unknown resolve bit: EINVAL (%s)", strerror(e));
+	e = err_of(oa2(AT_FDCWD, T "/README", O_RDONLY, 0600, 0, 24));
+	check(e == EINVAL, "openat2 with a mode and no O_CREAT: EINVAL (%s)", strerror(e));
+	e = err_of(syscall(SYS_openat2, AT_FDCWD, T "/README", big, sizeof(big)));
+	check(e == E2BIG, "openat2 with a longer struct, a byte set past the known: E2BIG (%s)",
+	      strerror(e));
+	big[4] = 0;
+	fd = (int)syscall(SYS_openat2, AT_FDCWD, T "/README", big, sizeof(big));
+	check(fd >= 0, "openat2 with a longer struct, zero past the known (%s)",
+	      fd < 0 ? strerror(errno) : "ok");
+	close(fd);
+	e = err_of(open(T, O_TMPFILE | O_RDWR, 0600));
+	check(e == EOPNOTSUPP, "O_TMPFILE in the tree: EOPNOTSUPP, a file system without it (%s)",
+	      strerror(e));
 }
 
 /* ---- threads ---------------------------------------------------------------------------------- */
@@ -716,6 +778,8 @@ int main(int argc, char **argv)
 		dirops();
 	else if (!strcmp(what, "attrs"))
 		attrs();
+	else if (!strcmp(what, "openat2"))
+		openat2_guards();
 	else if (!strcmp(what, "threads"))
 		threads();
 	else if (!strcmp(what, "sigsys"))
@@ -753,7 +817,7 @@ int main(int argc, char **argv)
 		sethostname("x", 1);
 		printf("still alive\n");
 	} else {
-		fprintf(stderr, "usage: tp-probe files|dirops|attrs|threads|sigsys|exempt|fork|exec|exec-static|"
+		fprintf(stderr, "usage: tp-probe files|dirops|attrs|openat2|threads|sigsys|exempt|fork|exec|exec-static|"
 			"exec-threads|exec-cat|exec-script|deny|kill\n");
 		return 2;
 	}
