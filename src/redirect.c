@@ -66,6 +66,16 @@ static const char *const path_calls[] = {
 };
 
 /*
+ * The calls that set the signal mask, for good or for a wait: the runtime keeps SIGSYS out of
+ * every mask (a trap while it is blocked kills the process), and shows the program the mask
+ * it asked for.
+ */
+static const char *const signal_calls[] = {
+	"rt_sigaction", "rt_sigprocmask", "rt_sigsuspend", "ppoll", "pselect6", "epoll_pwait",
+	"epoll_pwait2",
+};
+
+/*
  * What the runtime calls from its own instruction, where the profile's verdict applies: each
  * must be allowed when its trigger is (NULL: whenever the runtime is armed; "*": whenever a
  * grant is transparent).
@@ -114,7 +124,7 @@ static const struct {
 	uint32_t bit;
 } exec_may[] = {
 	{ "rseq", RT_EXEC_RSEQ }, { "personality", RT_EXEC_PERSONALITY }, { "poll", RT_EXEC_POLL },
-	{ "nanosleep", RT_EXEC_NANOSLEEP },
+	{ "nanosleep", RT_EXEC_NANOSLEEP }, { "mprotect", RT_MAY_MPROTECT },
 };
 
 /* The auxv entries of credbox's that a program started in place gets too (loader.c). */
@@ -388,7 +398,7 @@ static int kind_of(const char *name, struct filter_act a, size_t transparent, in
 		return a.kind == FILTER_KILL ? RT_KIND_DENY : RT_KIND_NONE;
 	if (denies(a))
 		return RT_KIND_DENY;
-	if (!strcmp(name, "rt_sigaction") || !strcmp(name, "rt_sigprocmask"))
+	if (in_list(signal_calls, ARRAY_SIZE(signal_calls), name))
 		return RT_KIND_SIGNAL;
 	if (transparent && (!strcmp(name, "execve") || !strcmp(name, "execveat")))
 		return RT_KIND_EXEC;

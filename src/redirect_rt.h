@@ -22,12 +22,15 @@
 #define RT_CWD_SLOTS		16		/* processes sharing the runtime's memory */
 #define RT_AUXV_MAX		16		/* auxv entries passed on at an execve */
 #define RT_MAX_SPECIAL		4		/* the vDSO's mappings */
+#define RT_THREADS		128		/* threads with a stack of the runtime's */
+#define RT_STACK_SIZE		(64 << 10)	/* each, its lowest page a guard */
 
-/* rt_conf.exec_may: the calls the in-place execve makes when the profile allows them. */
+/* rt_conf.exec_may: calls the runtime makes only when the profile allows them. */
 #define RT_EXEC_RSEQ		1u		/* else no rseq area can be registered */
 #define RT_EXEC_PERSONALITY	2u		/* else ADDR_NO_RANDOMIZE is taken as unset */
 #define RT_EXEC_POLL		4u		/* else each fd is asked with fcntl */
 #define RT_EXEC_NANOSLEEP	8u		/* else waits are sched_yield only */
+#define RT_MAY_MPROTECT		16u		/* else the handler's stacks have no guard page */
 
 /*
  * SECCOMP_RET_TRAP data of the profile's filter: RT_TRAP_TAG | index. The index numbers the
@@ -94,11 +97,23 @@ struct rt_cwd {
 	char path[RT_PATH_MAX];
 };
 
-struct rt_state {
-	uint32_t lock;			/* for slot allocation */
-	uint32_t sigsys_blocked;	/* the program asked to block SIGSYS */
+/*
+ * A thread the runtime has seen trap: the handler runs on its stack (rt_stacks[index]), and
+ * keeps SIGSYS's place in the mask the program believes it has set.
+ */
+struct rt_thread {
+	uint64_t id;			/* tgid << 32 | tid; 0: free */
+	uint32_t sigsys_blocked;	/* the program asked to block SIGSYS in this thread */
 	uint32_t sigsys_pending;	/* a SIGSYS of the program's arrived meanwhile */
+	uint32_t guarded;		/* the stack's lowest page is PROT_NONE */
+	uint32_t pad;
+};
+
+struct rt_state {
 	uint32_t grants_closed;		/* the program has execve'd: the grants are gone */
+	uint32_t pad;
+	/* threads[RT_THREADS]: no stack of its own, for a thread that found no slot */
+	struct rt_thread threads[RT_THREADS + 1];
 	uint64_t sigsys_act[4];		/* the program's own SIGSYS action (kernel layout) */
 	uint64_t explained[RT_NR_MAX / 64];	/* denials already named on stderr */
 	struct rt_cwd cwd[RT_CWD_SLOTS];

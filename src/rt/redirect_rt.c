@@ -45,6 +45,7 @@
 #define SA_SIGINFO_	0x4
 #define SA_RESTORER_	0x04000000
 #define SA_NODEFER_	0x40000000
+#define SA_ONSTACK_	0x08000000
 #define SA_RESETHAND_	0x80000000u
 #define SIG_DFL_	((void *)0)
 #define SIG_IGN_	((void *)1)
@@ -54,6 +55,8 @@
 #define EBADF_		9
 #define EACCES_		13
 #define EFAULT_		14
+#define ESRCH_		3
+#define PAGE_		4096UL
 #define ENOTDIR_	20
 #define E2BIG_		7
 #define EXDEV_		18
@@ -108,9 +111,51 @@ __asm__(".text\n"
 	"	hlt\n"
 	".size rt_restorer, . - rt_restorer\n");
 
+/*
+ * The handler's entry, where the kernel's signal frame leaves it: on the program's alternate
+ * stack if it has one (SA_ONSTACK), else on the stack of the call that trapped. Only this
+ * entry and rt_stack_for (a few words) run there; rt_sigsys runs on the thread's stack of the
+ * runtime's, below the frame of an outer trap when it is already there (a handler of the
+ * program's that interrupted the runtime and trapped in turn). A thread the runtime has no
+ * stack for stays where it is.
+ *
+ *	kernel's frame: siginfo, ucontext, fpstate; the restorer's address	<- entry rsp + 8
+ *	saved rbp								<- rbp
+ *	sig, si, uc, pad (rt_stack_for's call)
+ *	...switch...
+ *	runtime stack: rt_sigsys's frame					<- top
+ */
+__asm__(".text\n"
+	".globl rt_sigsys_entry\n"
+	".hidden rt_sigsys_entry\n"
+	".type rt_sigsys_entry, @function\n"
+	"rt_sigsys_entry:\n"
+	"	push %rbp\n"
+	"	mov %rsp, %rbp\n"
+	"	push %rdi\n"
+	"	push %rsi\n"
+	"	push %rdx\n"
+	"	sub $8, %rsp\n"
+	"	mov %rbp, %rdi\n"
+	"	call rt_stack_for\n"
+	"	add $8, %rsp\n"
+	"	pop %rdx\n"
+	"	pop %rsi\n"
+	"	pop %rdi\n"
+	"	test %rax, %rax\n"
+	"	jz 1f\n"
+	"	mov %rax, %rsp\n"
+	"1:	call rt_sigsys\n"
+	"	mov %rbp, %rsp\n"
+	"	pop %rbp\n"
+	"	ret\n"
+	".size rt_sigsys_entry, . - rt_sigsys_entry\n");
+
 /* Filled by credbox, then read-only; and the runtime's own state. */
 HIDDEN struct rt_conf rt_conf __attribute__((section(".bss.rt_conf"), aligned(4096)));
 HIDDEN struct rt_state rt_state __attribute__((aligned(4096)));
+/* The handler's stacks, one per thread that traps (struct rt_thread); zero pages until used. */
+static unsigned char rt_stacks[RT_THREADS][RT_STACK_SIZE] __attribute__((aligned(4096)));
 
 /* ---- the compiler's helpers, and strings ----------------------------------------------------- */
 
@@ -221,6 +266,101 @@ static void write_end(uint32_t *seq, const uint64_t *saved)
 {
 	__atomic_add_fetch(seq, 1, __ATOMIC_RELEASE);
 	SC4(__NR_rt_sigprocmask, 2 /* SIG_SETMASK */, saved, 0, 8);
+}
+
+/*
+ * Whether len bytes at p can be read: FUTEX_WAIT reads a word of each page they span (EFAULT
+ * where it cannot) and returns at once (another value: EAGAIN; the same: a timeout of zero).
+ * A thread of the program unmapping the memory meanwhile only hurts the program.
+ */
+int rt_readable(uintptr_t p, size_t len)
+{
+	static const struct { long sec, nsec; } now;
+	uintptr_t page = p & ~(PAGE_ - 1), end = p + len;
+
+	if (end < p)
+		return 0;
+	for (; page < end; page += PAGE_) {
+		if (SC4(__NR_futex, page, 128 /* FUTEX_WAIT_PRIVATE */, 0, &now) == E(EFAULT_))
+			return 0;
+	}
+	return 1;
+}
+
+/* ---- threads: the handler's stack, SIGSYS's place in the mask ----------------------------- */
+
+/*
+ * The calling thread's entry: found by its tid (unique among live threads), else made at its
+ * first trap, in a free slot or one whose thread has ended (tgkill says ESRCH), however the
+ * thread was made (pthread_create, a raw clone, a vfork child: anything the runtime never
+ * sees being made). The slot is claimed with one compare-and-exchange of the whole id, so two
+ * new threads never take the same one. With all RT_THREADS slots held by live threads, the
+ * spare entry: no stack (the handler stays on the trapping stack), SIGSYS's mask bit shared.
+ */
+static struct rt_thread *thread_new(uint32_t tid, uint32_t h)
+{
+	uint64_t id = (uint64_t)(uint32_t)SC0(__NR_getpid) << 32 | tid, old;
+	uint32_t i, k;
+
+	for (i = 0; i < RT_THREADS; i++) {
+		struct rt_thread *t = &rt_state.threads[k = (h + i) % RT_THREADS];
+
+		old = __atomic_load_n(&t->id, __ATOMIC_ACQUIRE);
+		if (old && SC3(__NR_tgkill, old >> 32, (uint32_t)old, 0) != E(ESRCH_))
+			continue;
+		if (!__atomic_compare_exchange_n(&t->id, &old, id, 0, __ATOMIC_ACQ_REL,
+						 __ATOMIC_ACQUIRE))
+			continue;
+		t->sigsys_blocked = 0;
+		t->sigsys_pending = 0;
+		/* A guard page: the handler overrunning its stack faults, never writes below. */
+		if (!t->guarded && (rt_conf.exec_may & RT_MAY_MPROTECT) &&
+		    SC3(__NR_mprotect, rt_stacks[k], PAGE_, 0 /* PROT_NONE */) == 0)
+			t->guarded = 1;
+		return t;
+	}
+	return &rt_state.threads[RT_THREADS];
+}
+
+static struct rt_thread *thread_self(void)
+{
+	uint32_t tid = (uint32_t)SC0(__NR_gettid), h = tid % RT_THREADS, i;
+
+	for (i = 0; i < RT_THREADS; i++) {
+		struct rt_thread *t = &rt_state.threads[(h + i) % RT_THREADS];
+
+		if ((uint32_t)__atomic_load_n(&t->id, __ATOMIC_ACQUIRE) == tid)
+			return t;
+	}
+	return thread_new(tid, h);
+}
+
+/*
+ * From rt_sigsys_entry, with sp the stack the kernel's frame is on: the top of the thread's
+ * runtime stack to switch to, or 0 to stay (already on it, or no stack for this thread).
+ */
+HIDDEN uintptr_t rt_stack_for(uintptr_t sp)
+{
+	struct rt_thread *t = thread_self();
+	uintptr_t base, top;
+
+	if (t == &rt_state.threads[RT_THREADS])
+		return 0;
+	base = (uintptr_t)rt_stacks[t - rt_state.threads];
+	top = base + RT_STACK_SIZE;
+	return sp >= base && sp < top ? 0 : top;
+}
+
+/* After an exec in place: one thread left, the caller; its entry keeps its mask bit. */
+HIDDEN void rt_threads_exec(void)
+{
+	struct rt_thread *self = thread_self();
+	uint32_t i;
+
+	for (i = 0; i <= RT_THREADS; i++) {
+		if (&rt_state.threads[i] != self)
+			__atomic_store_n(&rt_state.threads[i].id, 0, __ATOMIC_RELEASE);
+	}
 }
 
 /* ---- paths ------------------------------------------------------------------------------ */
@@ -1390,14 +1530,37 @@ static long deny(long nr, long *a)
 }
 
 /*
+ * A signal mask of the program's at p (size bytes), as the kernel would read it: -EINVAL for
+ * a size other than 8, -EFAULT where it cannot be read.
+ */
+static long mask_get(const void *p, unsigned long size, uint64_t *m)
+{
+	if (size != 8)
+		return E(EINVAL_);
+	if (!rt_readable((uintptr_t)p, 8))
+		return E(EFAULT_);
+	memcpy(m, p, 8);
+	return 0;
+}
+
+/* SIGSYS unblocked in this thread again: a SIGSYS of the program's held meanwhile, raised. */
+static void sigsys_unblocked(struct rt_thread *t)
+{
+	if (__atomic_exchange_n(&t->sigsys_pending, 0, __ATOMIC_ACQ_REL))
+		SC3(__NR_tgkill, SC0(__NR_getpid), SC0(__NR_gettid), SIGSYS_);
+}
+
+/*
  * rt_sigaction and rt_sigprocmask: SIGSYS stays ours. The program's own SIGSYS action is kept
  * here and given the signals that are not the runtime's; SIGSYS never enters a blocked mask,
- * nor the mask of any handler (a trap while it is blocked would kill the process).
+ * nor the mask of any handler (a trap while it is blocked would kill the process). Whether
+ * the program believes it blocked is kept per thread (t->sigsys_blocked), and shown to it.
  */
-static long signal_call(long nr, long *a, struct rt_ucontext *uc)
+static long mask_call(long nr, long *a, struct rt_ucontext *uc, struct rt_thread *t)
 {
 	struct rt_ksigaction act;
-	uint64_t set;
+	uint64_t set = 0;
+	long e;
 
 	if (nr == __NR_rt_sigaction) {
 		if (a[3] != 8)
@@ -1419,12 +1582,14 @@ static long signal_call(long nr, long *a, struct rt_ucontext *uc)
 	 * rt_sigprocmask: the mask the program runs with after this handler is the one saved in
 	 * its signal frame, so that is the one changed.
 	 */
-	if (a[3] != 8 || (a[1] && (a[0] < 0 || a[0] > 2)))
+	if (a[3] != 8)
 		return E(EINVAL_);
-	set = a[1] ? *(const uint64_t *)a[1] : 0;
+	if (a[1] && (e = mask_get((const void *)a[1], 8, &set)) < 0)
+		return e;
+	if (a[1] && (a[0] < 0 || a[0] > 2))
+		return E(EINVAL_);
 	if (a[2])
-		*(uint64_t *)a[2] = uc->sigmask |
-				    (rt_state.sigsys_blocked ? SIGBIT(SIGSYS_) : 0);
+		*(uint64_t *)a[2] = uc->sigmask | (t->sigsys_blocked ? SIGBIT(SIGSYS_) : 0);
 	if (!a[1])
 		return 0;
 	if (a[0] == 0)
@@ -1434,27 +1599,88 @@ static long signal_call(long nr, long *a, struct rt_ucontext *uc)
 	else
 		uc->sigmask = set;
 	if (a[0] != 1 && (set & SIGBIT(SIGSYS_)))
-		rt_state.sigsys_blocked = 1;
+		t->sigsys_blocked = 1;
 	else if (a[0] == 2 || (a[0] == 1 && (set & SIGBIT(SIGSYS_))))
-		rt_state.sigsys_blocked = 0;
+		t->sigsys_blocked = 0;
 	uc->sigmask &= ~(SIGBIT(SIGSYS_) | SIGBIT(9) | SIGBIT(19));
-	if (!rt_state.sigsys_blocked && __atomic_exchange_n(&rt_state.sigsys_pending, 0,
-							      __ATOMIC_ACQ_REL))
-		SC3(__NR_tgkill, SC0(__NR_getpid), SC0(__NR_gettid), SIGSYS_);
+	if (!t->sigsys_blocked)
+		sigsys_unblocked(t);
 	return 0;
+}
+
+/*
+ * The waits that take a mask for their duration (rt_sigsuspend, ppoll, pselect6,
+ * epoll_pwait, epoll_pwait2): made with SIGSYS taken out of it, so that a trap from a handler
+ * run during the wait does not meet a blocked SIGSYS (the kernel would kill the process). For
+ * the wait, the thread's SIGSYS bit is the mask's: a handler of the program's asking its mask
+ * sees SIGSYS blocked as it asked, and a SIGSYS of its own waits. The kernel saves and
+ * restores the mask around the wait as it does for the program; the handlers it runs meanwhile
+ * run nested in this one, on the runtime's stack.
+ */
+static long masked_wait(long nr, long *a, struct rt_thread *t)
+{
+	struct { const void *set; unsigned long size; } pset;
+	uint32_t was = t->sigsys_blocked;
+	int at = nr == __NR_rt_sigsuspend ? 0 : nr == __NR_ppoll ? 3 : 4;
+	uint64_t m;
+	long r, e;
+
+	if (nr == __NR_pselect6) {
+		if (!a[5])
+			return same_call(nr, a);
+		if (!rt_readable((uintptr_t)a[5], sizeof(pset)))
+			return E(EFAULT_);
+		memcpy(&pset, (const void *)a[5], sizeof(pset));
+		if (!pset.set)
+			return same_call(nr, a);
+		e = mask_get(pset.set, pset.size, &m);
+	} else {
+		if (!a[at] && nr != __NR_rt_sigsuspend)
+			return same_call(nr, a);
+		e = mask_get((const void *)a[at], (unsigned long)a[at + 1], &m);
+	}
+	if (e < 0)
+		return e;
+	t->sigsys_blocked = (m & SIGBIT(SIGSYS_)) != 0;
+	m &= ~SIGBIT(SIGSYS_);
+	if (nr == __NR_pselect6) {
+		pset.set = &m;
+		r = rt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], (long)&pset);
+	} else if (nr == __NR_rt_sigsuspend) {
+		r = rt_syscall6(nr, (long)&m, 8, 0, 0, 0, 0);
+	} else {
+		long b[6] = { a[0], a[1], a[2], a[3], a[4], a[5] };
+
+		b[at] = (long)&m;
+		r = rt_syscall6(nr, b[0], b[1], b[2], b[3], b[4], b[5]);
+	}
+	t->sigsys_blocked = was;
+	if (!was)
+		sigsys_unblocked(t);
+	return r;
+}
+
+static long signal_call(long nr, long *a, struct rt_ucontext *uc)
+{
+	struct rt_thread *t = thread_self();
+
+	if (nr == __NR_rt_sigaction || nr == __NR_rt_sigprocmask)
+		return mask_call(nr, a, uc, t);
+	return masked_wait(nr, a, t);
 }
 
 /* A SIGSYS that is not ours: the program's own action, as the kernel would have taken it. */
 static void pass_on(int sig, struct rt_siginfo *si, struct rt_ucontext *uc)
 {
+	struct rt_thread *t = thread_self();
 	struct rt_ksigaction act;
 	uint64_t saved;
 
 	memcpy(&act, rt_state.sigsys_act, sizeof(act));
 	if (act.handler == SIG_IGN_)
 		return;
-	if (rt_state.sigsys_blocked) {
-		__atomic_store_n(&rt_state.sigsys_pending, 1, __ATOMIC_RELEASE);
+	if (t->sigsys_blocked) {
+		__atomic_store_n(&t->sigsys_pending, 1, __ATOMIC_RELEASE);
 		return;
 	}
 	if (act.handler == SIG_DFL_) {
@@ -1478,6 +1704,10 @@ static void pass_on(int sig, struct rt_siginfo *si, struct rt_ucontext *uc)
 }
 
 /* ---- the handler ------------------------------------------------------------------------ */
+
+HIDDEN void rt_sigsys_entry(int sig, struct rt_siginfo *si, struct rt_ucontext *uc);
+HIDDEN uintptr_t rt_stack_for(uintptr_t sp);
+HIDDEN void rt_sigsys(int sig, struct rt_siginfo *si, struct rt_ucontext *uc);
 
 HIDDEN void rt_sigsys(int sig, struct rt_siginfo *si, struct rt_ucontext *uc)
 {
@@ -1517,14 +1747,15 @@ HIDDEN void rt_sigsys(int sig, struct rt_siginfo *si, struct rt_ucontext *uc)
 HIDDEN long rt_arm(void)
 {
 	struct rt_ksigaction act = {
-		.handler = (void *)rt_sigsys,
+		.handler = (void *)rt_sigsys_entry,
 		/*
-		 * Not SA_ONSTACK: a program's alternate stack is sized for its own handlers (8 KiB
-		 * is common), and this one needs up to 9 KiB of path buffers; it runs on the
-		 * stack of the thread whose call trapped. SA_NODEFER: a handler of the program's
-		 * that interrupts this one may make a trapped call of its own.
+		 * SA_ONSTACK: the kernel's frame goes where the program's own handlers' frames
+		 * go, on its alternate stack when it has one (a goroutine's stack has no room for
+		 * it; Go gives each thread an alternate stack for that); the handler itself then
+		 * runs on the runtime's stack (rt_sigsys_entry). SA_NODEFER: a handler of the
+		 * program's that interrupts this one may make a trapped call of its own.
 		 */
-		.flags = SA_SIGINFO_ | SA_RESTORER_ | SA_NODEFER_,
+		.flags = SA_SIGINFO_ | SA_RESTORER_ | SA_NODEFER_ | SA_ONSTACK_,
 		.restorer = (void *)rt_restorer,
 		.mask = 0,
 	};

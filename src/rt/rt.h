@@ -95,6 +95,12 @@ struct target {
  */
 HIDDEN enum where resolve(int dirfd, const char *path, int empty_ok, struct target *t);
 
+/* Whether len bytes at p can be read (a bad pointer: EFAULT, not SIGSEGV). */
+HIDDEN int rt_readable(uintptr_t p, size_t len);
+
+/* After an exec in place: the runtime's entries of the threads that ended, freed. */
+HIDDEN void rt_threads_exec(void);
+
 /* "credbox: PROG called WHAT[EXTRA]\n" on the program's fd 2. */
 HIDDEN void say(const char *what, const char *extra);
 

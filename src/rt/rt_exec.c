@@ -745,6 +745,7 @@ static _Noreturn void point_of_no_return(uint64_t mask)
 
 	SC4(__NR_rt_sigprocmask, 2 /* SIG_SETMASK */, &all, 0, 8);
 	kill_threads();
+	rt_threads_exec();
 	close_on_exec();
 	forget_grants();
 	reset_signals();

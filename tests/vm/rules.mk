@@ -45,6 +45,15 @@ $(TP)/tp-probe: tests/vm/transparent/tp-probe.c tests/vm/transparent/tp-exempt.h
 $(TP)/tp-probe-static: tests/vm/transparent/tp-probe.c tests/vm/transparent/tp-exempt.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -pthread -static -o $@ $<
+# tp-go: a Go program (goroutines, Go's own threads and signal stacks), when Go is installed
+# (tests/deps installs golang-go); 50-transparent.t skips it otherwise. Static, no cgo.
+ifneq ($(shell command -v go 2>/dev/null),)
+TEST_BINS += $(TP)/tp-go
+endif
+$(TP)/tp-go: tests/vm/transparent/tp-go.go
+	@mkdir -p $(@D)
+	CGO_ENABLED=0 GOCACHE=$(abspath $(B))/go-cache GOPATH=$(abspath $(B))/go-path GOFLAGS= \
+		GO111MODULE=off go build -o $@ $<
 TEST_BINS += $(TP)/tp-bench
 $(TP)/tp-bench: tests/vm/transparent/tp-bench.c tests/vm/transparent/tp-exempt.h $(B)/libcredbox-client.a src/credbox.h tests/vm/bench.h
 	@mkdir -p $(@D)

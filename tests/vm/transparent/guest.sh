@@ -48,6 +48,8 @@ for kind in dynamic static; do
 	run "$kind attrs" $prog attrs
 	run "$kind openat2" $prog openat2
 	run "$kind threads" $prog threads
+	run "$kind stacks" $prog stacks
+	run "$kind masks" $prog masks
 	run "$kind sigsys" $prog sigsys
 	run "$kind exempt" $prog exempt
 	run "$kind fork" $prog fork
@@ -72,6 +74,15 @@ for kind in dynamic static; do
 	ok $(grep -q "^credbox: tp-probe.* called sethostname, not allowed by $P:26 (policy = allow-list)" $O/out; echo $?) \
 		"$kind: and is named on stderr first"
 done
+
+# A Go program: goroutines on small stacks, Go's threads (raw clone) and signal stacks.
+if [ -x /credbox/build/tests/tp/tp-go ]; then
+	rm -f $D/GO.TXT
+	run "go" /credbox/build/tests/tp/tp-go
+	ok $([ "$(stat -c %u:%s $D/GO.TXT 2>&1)" = 1001:3 ]; echo $?) "go: GO.TXT is drive's, 3 bytes"
+else
+	echo "ok - go # SKIP build/tests/tp/tp-go missing (no Go: tests/deps installs golang-go)"
+fi
 
 # execve of a #! script (its interpreter: tp-probe script-child).
 run "exec-script" $PROBE exec-script

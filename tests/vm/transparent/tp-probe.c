@@ -22,6 +22,12 @@
  *                       (ELOOP), unknown flag and resolve bits, mode without O_CREAT, a
  *                       longer struct (EINVAL, E2BIG); O_TMPFILE (EOPNOTSUPP)
  *   tp-probe threads    8 threads opening and stating in the tree at once
+ *   tp-probe stacks     trapped calls from a coroutine's 8 KiB stack and a raw clone's
+ *                       8 KiB stack (the handler runs on the runtime's stacks, not these);
+ *                       160 threads at once (more than the runtime's 128 stacks), 300 in turn
+ *   tp-probe masks      a handler that touches the tree run during sigsuspend, ppoll,
+ *                       pselect, epoll_pwait and epoll_pwait2 with a mask of all but
+ *                       SIGALRM: it works, sees SIGSYS blocked, and the mask is back after
  *   tp-probe sigsys     the program's own SIGSYS handler and mask: redirection goes on, the
  *                       program's handler gets the SIGSYS it is sent
  *   tp-probe exempt     jump to the runtime's own syscall instruction: own rights only
@@ -53,7 +59,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <poll.h>
+#include <ucontext.h>
+#include <linux/futex.h>
 #include <sys/auxv.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/select.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -451,6 +463,233 @@ static void threads(void)
 	check(bad == 0, "8 threads x 200 opens, reads and stats in the tree: %ld failed", bad);
 }
 
+/* ---- stacks: the handler runs on the runtime's, not the program's ----------------------------- */
+
+#define SMALL_STACK	8192
+
+/* Opens, reads and stats in the tree, with raw calls (a clone child shares errno). */
+static long tree_calls(int n)
+{
+	long bad = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		char buf[16];
+		struct stat st;
+		long fd = syscall(SYS_openat, AT_FDCWD, T "/README", O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0 || syscall(SYS_read, fd, buf, sizeof(buf)) != 6 ||
+		    syscall(SYS_newfstatat, AT_FDCWD, T "/sub", &st, 0) != 0)
+			bad++;
+		if (fd >= 0)
+			syscall(SYS_close, fd);
+	}
+	return bad;
+}
+
+/* A stack of SMALL_STACK bytes above a PROT_NONE guard page, filled with a pattern. */
+static unsigned char *small_stack(void)
+{
+	unsigned char *m = mmap(NULL, 4096 + SMALL_STACK, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED || mprotect(m, 4096, PROT_NONE))
+		return NULL;
+	memset(m + 4096, 0xa5, SMALL_STACK);
+	return m + 4096;
+}
+
+/* How much of a small stack was ever written (the pattern gone). */
+static size_t stack_used(const unsigned char *s)
+{
+	size_t i;
+
+	for (i = 0; i < SMALL_STACK && s[i] == 0xa5; i++)
+		;
+	return SMALL_STACK - i;
+}
+
+static ucontext_t co_main, co_ctx;
+static long co_bad = -1;
+
+static void co_body(void)
+{
+	co_bad = tree_calls(50);
+}
+
+static volatile long clone_bad = -1;
+
+static int clone_body(void *arg)
+{
+	(void)arg;
+	clone_bad = tree_calls(50);
+	return 0;
+}
+
+static pthread_barrier_t many_barrier;
+
+static void *many_main(void *arg)
+{
+	long bad;
+
+	pthread_barrier_wait(&many_barrier);
+	bad = tree_calls((int)(long)arg);
+	pthread_barrier_wait(&many_barrier);
+	return (void *)bad;
+}
+
+/* n threads with 64 KiB stacks, all alive at once (together), or one after another. */
+static long many_threads(int n, int together, int calls)
+{
+	pthread_t *t = calloc((size_t)n, sizeof(*t));
+	pthread_attr_t attr;
+	long bad = 0;
+	int i, made = 0;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 << 10);
+	if (together)
+		pthread_barrier_init(&many_barrier, NULL, (unsigned int)n);
+	for (i = 0; t && i < n; i++) {
+		void *r;
+
+		if (!together)
+			pthread_barrier_init(&many_barrier, NULL, 1);
+		if (pthread_create(&t[i], &attr, many_main, (void *)(long)calls))
+			break;
+		made++;
+		if (!together) {
+			pthread_join(t[i], &r);
+			bad += (long)r;
+			pthread_barrier_destroy(&many_barrier);
+		}
+	}
+	for (i = 0; together && i < made; i++) {
+		void *r;
+
+		pthread_join(t[i], &r);
+		bad += (long)r;
+	}
+	free(t);
+	return made == n ? bad : -1;
+}
+
+static void stacks(void)
+{
+	unsigned char *co = small_stack(), *cl = small_stack();
+	pid_t ctid = 1, ptid = 0;
+	long bad;
+	size_t used;
+
+	if (!co || !cl) {
+		check(0, "stacks: mmap: %s", strerror(errno));
+		return;
+	}
+	/* A coroutine on an 8 KiB stack (makecontext), making trapped calls. */
+	getcontext(&co_ctx);
+	co_ctx.uc_stack.ss_sp = co;
+	co_ctx.uc_stack.ss_size = SMALL_STACK;
+	co_ctx.uc_link = &co_main;
+	makecontext(&co_ctx, co_body, 0);
+	swapcontext(&co_main, &co_ctx);
+	used = stack_used(co);
+	check(co_bad == 0, "a coroutine on an 8 KiB stack: 50 opens, reads and stats in the tree "
+	      "(%ld failed; %zu bytes of its stack used)", co_bad, used);
+	/*
+	 * A thread made by a raw clone, which the runtime never sees being made, on an 8 KiB
+	 * stack of its own; the parent waits for CLONE_CHILD_CLEARTID.
+	 */
+	if (clone(clone_body, cl + SMALL_STACK, CLONE_VM | CLONE_FS | CLONE_FILES |
+		  CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM | CLONE_PARENT_SETTID |
+		  CLONE_CHILD_CLEARTID, NULL, &ptid, NULL, &ctid) < 0) {
+		check(0, "clone: %s", strerror(errno));
+		return;
+	}
+	while (__atomic_load_n(&ctid, __ATOMIC_ACQUIRE))
+		syscall(SYS_futex, &ctid, FUTEX_WAIT, ctid, NULL, NULL, 0);
+	used = stack_used(cl);
+	check(clone_bad == 0, "a thread of a raw clone on an 8 KiB stack: 50 opens, reads and "
+	      "stats in the tree (%ld failed; %zu bytes of its stack used)", clone_bad, used);
+	/* More threads at once than the runtime has stacks (128), then many one after another. */
+	bad = many_threads(160, 1, 20);
+	check(bad == 0, "160 threads at once, 20 opens, reads and stats each: %ld failed", bad);
+	bad = many_threads(300, 0, 5);
+	check(bad == 0, "300 threads one after another, 5 each: %ld failed", bad);
+}
+
+/* ---- masks set for a wait: SIGSYS stays deliverable ------------------------------------------ */
+
+static volatile sig_atomic_t alrm_read, alrm_sysblocked;
+
+/* A handler that runs during the wait and touches the tree (a trapped call). */
+static void on_alrm(int sig)
+{
+	char buf[16];
+	sigset_t cur;
+	int fd = open(T "/README", O_RDONLY | O_CLOEXEC);
+
+	(void)sig;
+	alrm_read = fd >= 0 && read_all(fd, buf, sizeof(buf)) == 6;
+	if (fd >= 0)
+		close(fd);
+	sigprocmask(SIG_BLOCK, NULL, &cur);
+	alrm_sysblocked = sigismember(&cur, SIGSYS);
+}
+
+static void masks(void)
+{
+	static const char *const names[] = { "sigsuspend", "ppoll", "pselect", "epoll_pwait",
+					     "epoll_pwait2" };
+	struct sigaction sa = { .sa_handler = on_alrm };
+	struct timespec ts = { 10, 0 };
+	sigset_t alrm, wait, cur;
+	int ev = eventfd(0, EFD_CLOEXEC), ep = epoll_create1(EPOLL_CLOEXEC);
+	struct epoll_event e = { .events = EPOLLIN }, out;
+	unsigned int i;
+
+	if (ev < 0 || ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, ev, &e)) {
+		check(0, "masks: eventfd, epoll: %s", strerror(errno));
+		return;
+	}
+	sigaction(SIGALRM, &sa, NULL);
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	sigfillset(&wait);
+	sigdelset(&wait, SIGALRM);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct pollfd pfd = { .fd = ev, .events = POLLIN };
+		fd_set rd;
+		int r, err;
+
+		/* SIGALRM pending, blocked until the wait's mask ("all but SIGALRM") lets it in. */
+		sigprocmask(SIG_BLOCK, &alrm, NULL);
+		alrm_read = alrm_sysblocked = 0;
+		raise(SIGALRM);
+		FD_ZERO(&rd);
+		FD_SET(ev, &rd);
+		switch (i) {
+		case 0: r = sigsuspend(&wait); break;
+		case 1: r = ppoll(&pfd, 1, &ts, &wait); break;
+		case 2: r = pselect(ev + 1, &rd, NULL, NULL, &ts, &wait); break;
+		case 3: r = epoll_pwait(ep, &out, 1, 10000, &wait); break;
+		default: r = epoll_pwait2(ep, &out, 1, &ts, &wait); break;
+		}
+		err = errno;
+		sigprocmask(SIG_BLOCK, NULL, &cur);
+		check(r < 0 && err == EINTR && alrm_read,
+		      "%s with a mask of all but SIGALRM: its handler reads the tree (%s, read: %d)",
+		      names[i], r < 0 ? strerror(err) : "returned", alrm_read);
+		check(alrm_sysblocked, "%s: the handler sees SIGSYS blocked, as the wait's mask says",
+		      names[i]);
+		check(!sigismember(&cur, SIGSYS) && sigismember(&cur, SIGALRM),
+		      "%s: afterwards the mask is the program's again (SIGSYS %d, SIGALRM %d)",
+		      names[i], sigismember(&cur, SIGSYS), sigismember(&cur, SIGALRM));
+		sigprocmask(SIG_UNBLOCK, &alrm, NULL);
+	}
+	close(ep);
+	close(ev);
+}
+
 /* ---- the program's own SIGSYS handler -------------------------------------------------------- */
 
 static volatile sig_atomic_t got_sigsys, got_code;
@@ -784,6 +1023,10 @@ int main(int argc, char **argv)
 		threads();
 	else if (!strcmp(what, "sigsys"))
 		sigsys();
+	else if (!strcmp(what, "stacks"))
+		stacks();
+	else if (!strcmp(what, "masks"))
+		masks();
 	else if (!strcmp(what, "exempt"))
 		exempt();
 	else if (!strcmp(what, "fork"))
@@ -817,7 +1060,7 @@ int main(int argc, char **argv)
 		sethostname("x", 1);
 		printf("still alive\n");
 	} else {
-		fprintf(stderr, "usage: tp-probe files|dirops|attrs|openat2|threads|sigsys|exempt|fork|exec|exec-static|"
+		fprintf(stderr, "usage: tp-probe files|dirops|attrs|openat2|threads|stacks|masks|sigsys|exempt|fork|exec|exec-static|"
 			"exec-threads|exec-cat|exec-script|deny|kill\n");
 		return 2;
 	}
