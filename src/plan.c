@@ -432,6 +432,14 @@ static int build_dirs(const struct policy *pol, const struct ident_db *db, struc
 		dir->trust_symlinks = pd->trust_symlinks;
 		dir->transparent = pd->transparent;
 		dir->transparent_line = profile_seen(&pd->sec, SEC_DIR, "transparent");
+		dir->exec_keep = pd->exec == EXEC_KEEP;
+		/* Only the runtime's exec in place can keep it: the kernel's closes it. */
+		if (dir->exec_keep && !dir->transparent)
+			ret = diag_err(d, profile_seen(&pd->sec, SEC_DIR, "exec"),
+				       "add transparent = yes, or remove exec = keep",
+				       "[dir %s]: exec = keep needs transparent = yes: without it "
+				       "the kernel makes the program's execve, and closes the grant",
+				       pd->name);
 		dir->fd = pd->fd;
 		plan->ndirs++;
 		struct ident_src src = { what, "owner" };
@@ -636,6 +644,9 @@ static void describe_dirs(const struct plan *plan, FILE *out)
 		if (dir->transparent)
 			fputs("\n               transparent: the program's own paths beneath it reach "
 			      "it", out);
+		if (dir->exec_keep)
+			fputs("\n               kept for the programs the program execs (exec = keep)",
+			      out);
 		fputc('\n', out);
 	}
 }

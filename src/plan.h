@@ -34,6 +34,7 @@ struct plan_dir {
 	int trust_symlinks;
 	int transparent;
 	int transparent_line;	/* of the key, for messages */
+	int exec_keep;		/* kept for the program's own execve (done in place) */
 };
 
 struct plan_path {

@@ -273,6 +273,9 @@ static const struct enum_word cmdline_words[] = {
 static const struct enum_word access_words[] = {
 	{ "ro", ACCESS_RO }, { "rw", ACCESS_RW }, { NULL, 0 }
 };
+static const struct enum_word exec_words[] = {
+	{ "close", EXEC_CLOSE }, { "keep", EXEC_KEEP }, { NULL, 0 }
+};
 static const struct enum_word landlock_words[] = {
 	{ "required", LANDLOCK_REQUIRED }, { "best-effort", LANDLOCK_BEST_EFFORT }, { NULL, 0 }
 };
@@ -306,6 +309,7 @@ static int fn(struct pctx *c, const struct profile_key *k, void *field, const ch
 ENUM_PARSER(parse_bool, bool_words)
 ENUM_PARSER(parse_cmdline, cmdline_words)
 ENUM_PARSER(parse_access, access_words)
+ENUM_PARSER(parse_exec, exec_words)
 ENUM_PARSER(parse_landlock, landlock_words)
 ENUM_PARSER(parse_policy, policy_words)
 ENUM_PARSER(parse_action, action_words)
@@ -675,6 +679,10 @@ static const struct profile_key keys[] = {
 	{ SEC_DIR, "transparent", "yes|no", 0, parse_bool,
 	  F(struct policy_dir, transparent), "no",
 	  "The program's own path-based file calls beneath path go through the grant." },
+	{ SEC_DIR, "exec", "close|keep", 0, parse_exec,
+	  F(struct policy_dir, exec), "close",
+	  "At the program's own execve, close the grant, as the kernel does, or keep it for "
+	  "the new program (with transparent = yes)." },
 };
 _Static_assert(ARRAY_SIZE(keys) <= PROFILE_MAX_KEYS, "raise PROFILE_MAX_KEYS");
 

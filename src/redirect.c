@@ -22,6 +22,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -95,7 +96,7 @@ static const struct {
 	{ "renameat2", "renameat" }, { "getcwd", "chdir" }, { "getcwd", "fchdir" },
 	{ "fchmodat2", "chmod" }, { "fchmodat2", "fchmodat" }, { "fchmodat2", "fchmod" },
 	{ "utimensat", "utime" }, { "utimensat", "utimes" }, { "utimensat", "futimesat" },
-	{ "linkat", "link" },
+	{ "linkat", "link" }, { "clone", "vfork" },
 };
 
 /*
@@ -374,6 +375,7 @@ static void fill_grants(const struct plan *plan, struct rt_conf *c)
 			continue;
 		g->fd = d->fd;
 		g->rw = d->rw;
+		g->keep = (uint32_t)d->exec_keep;
 		snprintf(g->name, sizeof(g->name), "%s", d->name);
 		snprintf(g->path, sizeof(g->path), "%s", d->path);
 		g->len = (uint32_t)strlen(g->path);
@@ -402,6 +404,8 @@ static int kind_of(const char *name, struct filter_act a, size_t transparent, in
 		return RT_KIND_SIGNAL;
 	if (transparent && (!strcmp(name, "execve") || !strcmp(name, "execveat")))
 		return RT_KIND_EXEC;
+	if (transparent && (!strcmp(name, "vfork") || !strcmp(name, "clone")))
+		return RT_KIND_SPAWN;
 	if (transparent && in_list(path_calls, sizeof(path_calls) / sizeof(path_calls[0]), name))
 		return RT_KIND_REDIRECT;
 	return RT_KIND_NONE;
@@ -440,6 +444,7 @@ void redirect_describe(const struct plan *plan, FILE *out, const char *prefix)
 		[RT_KIND_REDIRECT] = "through a transparent grant, or made as asked",
 		[RT_KIND_SIGNAL] = "emulated: SIGSYS stays the runtime's",
 		[RT_KIND_EXEC] = "done in place by the runtime: the grants close, the traps stay",
+		[RT_KIND_SPAWN] = "made a fork, so that the child's exec can be done in place",
 	};
 	const char *need;
 	size_t transparent;
@@ -456,7 +461,7 @@ void redirect_describe(const struct plan *plan, FILE *out, const char *prefix)
 	fprintf(out, "%sredirect runtime: armed (%s); from anywhere but its instruction, these\n"
 		"%s  calls trap to its SIGSYS handler:\n", prefix,
 		transparent ? "a transparent grant" : "the program cannot execve", prefix);
-	for (kind = RT_KIND_REDIRECT; kind <= RT_KIND_EXEC; kind++) {
+	for (kind = RT_KIND_REDIRECT; kind <= RT_KIND_SPAWN; kind++) {
 		if (kind == RT_KIND_DENY)
 			continue;
 		/* a kind without a call gets no heading, rather than an empty line */
@@ -481,8 +486,8 @@ void redirect_describe(const struct plan *plan, FILE *out, const char *prefix)
 			fputc('\n', out);
 	}
 	if (transparent)
-		fprintf(out, "%s  (newfstatat and statx only without AT_EMPTY_PATH: with it, fstat)\n",
-			prefix);
+		fprintf(out, "%s  (newfstatat and statx only without AT_EMPTY_PATH: with it, fstat;\n"
+			"%s  clone only with CLONE_VFORK)\n", prefix, prefix);
 	fprintf(out, "%s  named on stderr, then given the profile's verdict: every call it denies\n",
 		prefix);
 }
@@ -507,6 +512,9 @@ static struct rt_conf *map_runtime(const struct plan *plan, struct redirect *rd)
 	snprintf(c->prog, sizeof(c->prog), "%s", slash ? slash + 1 : plan->program);
 	/* The program starts in [program] cwd: in a tree, the runtime keeps it (apply.c). */
 	snprintf(c->cwd, sizeof(c->cwd), "%s", plan->cwd ? plan->cwd : "/");
+	/* /proc/self/exe names credbox: the runtime answers for it with the program's file. */
+	if (!realpath(plan->program, c->exe))
+		snprintf(c->exe, sizeof(c->exe), "%s", plan->program);
 	fill_grants(plan, c);
 	fill_exec(plan, c);
 	return c;
@@ -565,6 +573,16 @@ static int compile_traps(const struct plan *plan, const struct redirect *rd,
 			t->cond_arg = nr == SCMP_SYS(statx) ? 2 : 3;
 			t->cond_bit = AT_EMPTY_PATH;
 			t->cond_act = a;
+		}
+		/* clone traps only as a vfork (CLONE_VFORK): threads and forks are left alone. */
+		if (kind == RT_KIND_SPAWN && nr == SCMP_SYS(clone)) {
+			struct filter_entry *t = &trapped.e[trapped.n];
+
+			t->act = a;
+			t->has_cond = 1;
+			t->cond_arg = 0;
+			t->cond_bit = CLONE_VFORK;
+			t->cond_act = act;
 		}
 		trapped.n++;
 	}

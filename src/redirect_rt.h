@@ -47,13 +47,15 @@ enum rt_kind {
 	RT_KIND_DENY,		/* the profile denies it: say so, then make it (profile's verdict) */
 	RT_KIND_SIGNAL,		/* rt_sigaction, rt_sigprocmask: SIGSYS stays the runtime's */
 	RT_KIND_EXEC,		/* execve, execveat: done in place by the runtime (rt_exec.c) */
+	RT_KIND_SPAWN,		/* vfork, clone with CLONE_VFORK: made a fork (rt_exec.c) */
 };
 
 struct rt_grant {
 	int32_t fd;			/* the O_CRED_ALLOW directory */
 	int32_t rw;			/* access = rw */
 	uint32_t len;			/* of path */
-	char name[68];			/* the [dir NAME] */
+	uint32_t keep;			/* exec = keep: not closed at the program's execve */
+	char name[64];			/* the [dir NAME], for messages */
 	char path[RT_PATH_MAX];		/* absolute, no trailing '/', no "." or ".." */
 };
 
@@ -65,6 +67,7 @@ struct rt_conf {
 	uint64_t base;			/* where the image is mapped */
 	char prog[64];			/* the program's name, for messages */
 	char cwd[RT_PATH_MAX];		/* credbox's working directory at the jump */
+	char exe[RT_PATH_MAX];		/* the program's file, as /proc/self/exe would name it */
 	uint8_t kind[RT_NR_MAX];	/* enum rt_kind */
 	uint32_t msg[RT_NR_MAX];	/* offset + 1 in pool of "NAME, denied by ..."; 0: none */
 	uint32_t default_msg;		/* the same for numbers >= RT_NR_MAX */
@@ -110,8 +113,9 @@ struct rt_thread {
 };
 
 struct rt_state {
-	uint32_t grants_closed;		/* the program has execve'd: the grants are gone */
-	uint32_t pad;
+	uint32_t grants_closed;		/* bit i: grant i closed by the program's execve */
+	int32_t mem_pid;		/* the process this memory is, or was copied from */
+	char exe[RT_PATH_MAX];		/* the program's file now ("": /proc/self/exe is right) */
 	/* threads[RT_THREADS]: no stack of its own, for a thread that found no slot */
 	struct rt_thread threads[RT_THREADS + 1];
 	uint64_t sigsys_act[4];		/* the program's own SIGSYS action (kernel layout) */

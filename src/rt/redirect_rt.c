@@ -365,6 +365,12 @@ HIDDEN void rt_threads_exec(void)
 
 /* ---- paths ------------------------------------------------------------------------------ */
 
+/* Whether grant i was closed by the program's execve (a grant of exec = keep never is). */
+int rt_grant_closed(uint32_t i)
+{
+	return (__atomic_load_n(&rt_state.grants_closed, __ATOMIC_ACQUIRE) >> i) & 1;
+}
+
 /* The grant whose tree holds the normalised absolute path p[0..len), or -1; *blen: its length. */
 static int grant_index(const char *p, size_t len, size_t *blen)
 {
@@ -372,10 +378,10 @@ static int grant_index(const char *p, size_t len, size_t *blen)
 	int best = -1;
 
 	*blen = 0;
-	for (i = 0; !rt_state.grants_closed && i < rt_conf.ngrants; i++) {
+	for (i = 0; i < rt_conf.ngrants; i++) {
 		const struct rt_grant *g = &rt_conf.grants[i];
 
-		if (g->len > len || memcmp(p, g->path, g->len) || g->len < *blen)
+		if (rt_grant_closed(i) || g->len > len || memcmp(p, g->path, g->len) || g->len < *blen)
 			continue;
 		if (len == g->len || p[g->len] == '/' || g->len == 1) {
 			best = (int)i;
@@ -462,13 +468,48 @@ static struct rt_cwd *cwd_slot(int pid)
 static void cwd_set(const char *path, size_t len, uint32_t kernel);
 
 /*
+ * The slot a process without one of its own starts from: a child (fork, vfork, clone) of one
+ * that had one, as the kernel copies fs_struct. Its memory says which process it was copied
+ * from (mem_pid: a fork's child before its first trap, and its own forks, whose parent may be
+ * gone: an orphan's ppid is 1); else, memory shared with the parent (vfork), the parent's.
+ */
+static struct rt_cwd *cwd_inherited(int pid)
+{
+	int32_t from = __atomic_load_n(&rt_state.mem_pid, __ATOMIC_ACQUIRE);
+	struct rt_cwd *c = from && from != pid ? cwd_slot(from) : NULL;
+
+	return c ? c : cwd_slot((int)SC0(__NR_getppid));
+}
+
+/*
+ * From rt_exec.c, at a fork child's first trap, alone in its memory (a copy): the slot kept
+ * for the process it was copied from is its own now (a slot of its pid left by a process that
+ * ended is dropped first); its parent has its own copy of the memory.
+ */
+void rt_forked(int32_t pid)
+{
+	int32_t from = rt_state.mem_pid;
+	int i;
+
+	for (i = 0; from != pid && i < RT_CWD_SLOTS; i++) {
+		if (rt_state.cwd[i].pid == pid)
+			__atomic_store_n(&rt_state.cwd[i].pid, 0, __ATOMIC_RELEASE);
+	}
+	for (i = 0; from && from != pid && i < RT_CWD_SLOTS; i++) {
+		if (rt_state.cwd[i].pid == from)
+			__atomic_store_n(&rt_state.cwd[i].pid, pid, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&rt_state.mem_pid, pid, __ATOMIC_RELEASE);
+}
+
+/*
  * Copy the working directory the runtime knows into buf; 0 when there is none. *kernel: it is
  * the kernel's own (outside the trees, but a tree lies beneath it: a relative path may lead
  * into one), not an emulated one.
  */
 static size_t cwd_get(char *buf, uint32_t *kernel)
 {
-	int pid = (int)SC0(__NR_getpid), ppid;
+	int pid = (int)SC0(__NR_getpid);
 	struct rt_cwd *c = cwd_slot(pid);
 	uint32_t s;
 	size_t len;
@@ -479,8 +520,7 @@ static size_t cwd_get(char *buf, uint32_t *kernel)
 	 * was, as the kernel copies fs_struct.
 	 */
 	if (!c) {
-		ppid = (int)SC0(__NR_getppid);
-		c = cwd_slot(ppid);
+		c = cwd_inherited(pid);
 		if (!c)
 			return 0;
 	}
@@ -512,7 +552,7 @@ static void cwd_set(const char *path, size_t len, uint32_t kernel)
 	int i;
 
 	/* Nothing kept, nothing to drop; but a child drops what it would read of its parent's. */
-	if (!c && !len && !cwd_slot((int)SC0(__NR_getppid)))
+	if (!c && !len && !cwd_inherited(pid))
 		return;
 	if (!c) {
 		/* Take a free slot, or one whose process is gone (getpgid: ESRCH). */
@@ -543,10 +583,10 @@ static int tree_below(const char *p, size_t len)
 {
 	uint32_t i;
 
-	for (i = 0; !rt_state.grants_closed && i < rt_conf.ngrants; i++) {
+	for (i = 0; i < rt_conf.ngrants; i++) {
 		const struct rt_grant *g = &rt_conf.grants[i];
 
-		if (g->len > len && !memcmp(p, g->path, len) && (len == 1 || g->path[len] == '/'))
+		if (!rt_grant_closed(i) && g->len > len && !memcmp(p, g->path, len) && (len == 1 || g->path[len] == '/'))
 			return 1;
 	}
 	return 0;
@@ -671,6 +711,43 @@ enum where resolve(int dirfd, const char *path, int empty_ok, struct target *t)
 	if (kernel && !left)
 		return W_PASS;	/* from the kernel's working directory, and out of the trees */
 	return base || left ? W_OUTSIDE : W_PASS;
+}
+
+/*
+ * Whether path names this process's /proc/.../exe link ("/proc/self/exe",
+ * "/proc/thread-self/exe", "/proc/PID/exe" of its own pid), which names credbox: the kernel
+ * started credbox, and the runtime loaded the program. The runtime answers for it with the
+ * program's file (rt_state.exe), so that a program re-executing itself (busybox's applets)
+ * runs itself again.
+ */
+/* path past the prefix pre, or NULL (read no further than a mismatch or its end) */
+static const char *past(const char *path, const char *pre)
+{
+	while (*pre && *path == *pre)
+		path++, pre++;
+	return *pre ? NULL : path;
+}
+
+int rt_self_exe(const char *path)
+{
+	const char *p, *q;
+	long pid, n = 0;
+
+	if (!path || !rt_state.exe[0] || !(p = past(path, "/proc/")))
+		return 0;
+	if ((q = past(p, "self/")) || (q = past(p, "thread-self/"))) {
+		p = q;
+	} else {
+		pid = SC0(__NR_getpid);
+		if (*p < '1' || *p > '9')
+			return 0;
+		while (*p >= '0' && *p <= '9' && n < 1L << 31)
+			n = n * 10 + (*p++ - '0');
+		if (n != pid || *p++ != '/')
+			return 0;
+	}
+	q = past(p, "exe");
+	return q && !*q;
 }
 
 /* ---- operations through a grant ------------------------------------------------------------ */
@@ -1463,6 +1540,24 @@ static long redirect_once(const struct rt_op *op, long nr, long *a)
 					  AT_EMPTY_PATH_ | AT_CRED_INHERIT_)) :
 		       fd_form(nr, a, SC4(__NR_utimensat, fd, "", a[2],
 					  AT_EMPTY_PATH_ | AT_CRED_INHERIT_));
+	/* /proc/self/exe: the program's file, not credbox (readlink, open, execve) */
+	if ((op->op == OP_READLINK || op->op == OP_OPEN || op->op == OP_OPENAT2) &&
+	    rt_self_exe((const char *)a[(int)op->path])) {
+		long b[6] = { a[0], a[1], a[2], a[3], a[4], a[5] };
+		size_t n = rt_strnlen(rt_state.exe, RT_PATH_MAX - 1);
+
+		if (op->op != OP_READLINK) {
+			b[(int)op->path] = (long)rt_state.exe;
+			return same_call(nr, b);
+		}
+		b[0] = op->dirfd < 0 ? (long)a[2] : a[3];	/* the size */
+		if (b[0] <= 0)
+			return E(EINVAL_);
+		if ((unsigned long)b[0] < n)
+			n = (size_t)b[0];
+		memcpy((void *)a[op->dirfd < 0 ? 1 : 2], rt_state.exe, n);
+		return (long)n;
+	}
 	w = resolve((int)arg(a, op->dirfd), (const char *)a[(int)op->path],
 		    (flags & AT_EMPTY_PATH_) != 0, &t);
 	if (w == W_ERROR)
@@ -1737,6 +1832,9 @@ HIDDEN void rt_sigsys(int sig, struct rt_siginfo *si, struct rt_ucontext *uc)
 	case RT_KIND_EXEC:
 		r->rax = (uint64_t)rt_exec(nr, a, uc);
 		break;
+	case RT_KIND_SPAWN:
+		r->rax = (uint64_t)rt_spawn(nr, a, uc);
+		break;
 	default:
 		r->rax = (uint64_t)deny(nr, a);
 		break;
@@ -1764,6 +1862,9 @@ HIDDEN long rt_arm(void)
 	size_t len = rt_strnlen(rt_conf.cwd, RT_PATH_MAX - 1);
 	uint32_t i;
 
+	rt_state.mem_pid = (int32_t)SC0(__NR_getpid);
+	memcpy(rt_state.exe, rt_conf.exe, sizeof(rt_state.exe));
+	rt_state.exe[sizeof(rt_state.exe) - 1] = '\0';
 	/* Every fd of a grant is a directory of its tree, at its root. */
 	for (i = 0; i < rt_conf.ngrants; i++) {
 		struct rt_stat st;

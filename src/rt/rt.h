@@ -98,6 +98,12 @@ HIDDEN enum where resolve(int dirfd, const char *path, int empty_ok, struct targ
 /* Whether len bytes at p can be read (a bad pointer: EFAULT, not SIGSEGV). */
 HIDDEN int rt_readable(uintptr_t p, size_t len);
 
+/* Whether path is this process's /proc/.../exe (the runtime answers with the program). */
+HIDDEN int rt_self_exe(const char *path);
+
+/* Whether grant i was closed by the program's execve. */
+HIDDEN int rt_grant_closed(uint32_t i);
+
 /* After an exec in place: the runtime's entries of the threads that ended, freed. */
 HIDDEN void rt_threads_exec(void);
 
@@ -115,6 +121,10 @@ HIDDEN long rt_exec(long nr, const long *a, struct rt_ucontext *uc);
 HIDDEN void rt_exec_arm(void);
 /* At every trap: a forked child claims its memory, for its execs, while it is alone in it. */
 HIDDEN void rt_exec_claim(void);
+/* vfork, or clone with CLONE_VFORK (nr, arguments a, trapped with context uc): a fork. */
+HIDDEN long rt_spawn(long nr, const long *a, struct rt_ucontext *uc);
+/* The memory is now pid's own, a fork's copy: what was kept for its parent becomes its. */
+HIDDEN void rt_forked(int32_t pid);
 /* A SIGSYS that is no trap: the exec's own (ends or takes over this thread), or returns. */
 HIDDEN void rt_exec_signal(const struct rt_siginfo *si);
 

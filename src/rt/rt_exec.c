@@ -66,6 +66,10 @@
 #define SI_USER_		0
 #define SI_TKILL_		(-6)
 #define CLONE_VM_		0x00000100
+#define CLONE_SIGHAND_		0x00000800
+#define CLONE_VFORK_		0x00004000
+#define CLONE_THREAD_		0x00010000
+#define SIGCHLD_		17
 #define CLOSE_RANGE_UNSHARE_	2
 #define SIG_DFL_		((void *)0)
 #define SIG_IGN_		((void *)1)
@@ -100,6 +104,7 @@ static struct {
 	struct loader_image img;
 	struct loader_file files[2];
 	struct { int32_t fd; int16_t events, revents; } pfd[POLL_CHUNK];
+	char exe[RT_PATH_MAX];
 } S;
 
 static struct {
@@ -255,8 +260,12 @@ static int claim(void)
 
 	if (SC1(__NR_unshare, CLONE_VM_) != 0)
 		return 0;
-	return __atomic_compare_exchange_n(&rt_owner.pid, &owner, pid, 0, __ATOMIC_ACQ_REL,
-					   __ATOMIC_ACQUIRE) || owner == pid;
+	if (__atomic_compare_exchange_n(&rt_owner.pid, &owner, pid, 0, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE)) {
+		rt_forked(pid);
+		return 1;
+	}
+	return owner == pid;
 }
 
 /* At every trap: a forked child claims its memory as soon as it can (before its threads). */
@@ -323,7 +332,14 @@ static long exec_path(const char *path, int dirfd, int flags, struct target *t,
 		      const char **out)
 {
 	static const char self_fd[] = "/proc/self/fd/";
-	enum where w = resolve(dirfd, path, (flags & AT_EMPTY_PATH_) != 0, t);
+	enum where w;
+
+	/* /proc/self/exe names credbox: the program's own file is meant (rt_self_exe). */
+	if (rt_self_exe(path)) {
+		*out = rt_state.exe;
+		return 0;
+	}
+	w = resolve(dirfd, path, (flags & AT_EMPTY_PATH_) != 0, t);
 	size_t n, len;
 	char num[12];
 	int fd = dirfd;
@@ -388,6 +404,18 @@ static long refuse(long nr, const char *path, const char *why)
 
 /* ---- the point of no return ------------------------------------------------------------- */
 
+/* The fd of a grant of exec = keep (whatever the program has put at its number since). */
+static int kept_grant(int fd)
+{
+	uint32_t i;
+
+	for (i = 0; i < rt_conf.ngrants; i++) {
+		if (rt_conf.grants[i].keep && rt_conf.grants[i].fd == fd)
+			return 1;
+	}
+	return 0;
+}
+
 static void close_fd_on_exec(int fd)
 {
 	long fdfl = SC2(__NR_fcntl, fd, F_GETFD), fl;
@@ -395,6 +423,8 @@ static void close_fd_on_exec(int fd)
 	if (fdfl < 0 || (S.img.late.len && fd == S.files[0].fd))
 		return;		/* a late program's file: closed once it is mapped */
 	fl = SC2(__NR_fcntl, fd, F_GETFL);
+	if (fl >= 0 && (fl & O_CRED_ALLOW_) && kept_grant(fd))
+		return;
 	if ((fdfl & FD_CLOEXEC) || (fl >= 0 && (fl & O_CRED_ALLOW_)))
 		SC1(__NR_close, fd);
 }
@@ -438,14 +468,19 @@ static void close_on_exec(void)
 }
 
 /*
- * The grants are closed: no path is in a tree from now on (grant_of). A directory fd the old
- * program opened through a grant, if it stays open, still gives its path to the calls made
- * relative to it: they are made on that path with the program's own rights. (Its entry is not
- * cleared: the table is 4 MiB, mostly never touched, and stays so.)
+ * The grants are closed, but those of exec = keep: no path is in their trees from now on
+ * (grant_of). A directory fd the old program opened through one, if it stays open, still
+ * gives its path to the calls made relative to it: they are made on that path with the
+ * program's own rights. (Its entry is not cleared: the table is 4 MiB, mostly never touched,
+ * and stays so.)
  */
 static void forget_grants(void)
 {
-	__atomic_store_n(&rt_state.grants_closed, 1, __ATOMIC_RELEASE);
+	uint32_t i, closed = 0;
+
+	for (i = 0; i < rt_conf.ngrants; i++)
+		closed |= rt_conf.grants[i].keep ? 0 : 1u << i;
+	__atomic_fetch_or(&rt_state.grants_closed, closed, __ATOMIC_RELEASE);
 }
 
 /*
@@ -656,6 +691,37 @@ static long hand_over(uint64_t mask)
 	return -EAGAIN;
 }
 
+/* ---- vfork --------------------------------------------------------------------------------- */
+
+/*
+ * vfork, and clone with CLONE_VFORK (glibc's posix_spawn and system, python's subprocess):
+ * made a fork. A vfork child shares its parent's memory, so its exec could not be done in
+ * place; a forked child has a copy, which its exec replaces. The child runs on the stack it
+ * was given, in its copy (what the parent wrote there before the call, such as the function
+ * glibc's clone wrapper pops, is copied with it), or on its copy of the caller's stack. What
+ * differs from vfork: the parent goes on at once instead of when the child has exec'd or
+ * exited, and what the child writes stays in its copy (posix_spawn reports an exec that fails
+ * by the child's exit status 127, not by its errno). A vfork that would be a thread
+ * (CLONE_THREAD) has no fork to be: EINVAL.
+ */
+long rt_spawn(long nr, const long *a, struct rt_ucontext *uc)
+{
+	unsigned long flags = nr == __NR_vfork ? CLONE_VM_ | CLONE_VFORK_ | SIGCHLD_ :
+			      (unsigned long)a[0];
+	long r;
+
+	if (nr == __NR_clone && (flags & CLONE_THREAD_))
+		return -EINVAL;
+	flags &= ~(unsigned long)(CLONE_VM_ | CLONE_VFORK_ | CLONE_SIGHAND_);
+	if (nr == __NR_vfork)
+		r = SC5(__NR_clone, flags, 0, 0, 0, 0);
+	else
+		r = SC5(__NR_clone, flags, 0, a[2], a[3], a[4]);
+	if (r == 0 && nr == __NR_clone && a[1])
+		uc->mc.rsp = (uint64_t)a[1];
+	return r;
+}
+
 /* ---- rt_exec ------------------------------------------------------------------------------- */
 
 /* Undo prepare: the new images and stack unmapped, a late program's file closed. */
@@ -664,6 +730,35 @@ static void unprepare(void)
 	if (S.img.late.len)
 		loader_sys_close(S.files[0].fd);
 	loader_release(&S.img);
+}
+
+/*
+ * S.exe: the new program's file as the kernel's /proc/self/exe would name it, the path of
+ * the file its descriptor names (symbolic links resolved); for a #! script, its interpreter.
+ */
+static void exe_of(const struct loader_image *img)
+{
+	const char *name = img->nscripts ? img->script[img->nscripts - 1].interp : img->execfn;
+	char link[32] = "/proc/self/fd/", num[12];
+	long fd = SC4(__NR_openat, AT_FDCWD_, name, O_PATH | O_CLOEXEC, 0), n = -1;
+	size_t len = 14, k = 0;
+
+	if (fd >= 0) {
+		for (n = fd; n || !k; n /= 10)
+			num[k++] = (char)('0' + n % 10);
+		while (k)
+			link[len++] = num[--k];
+		link[len] = '\0';
+		n = SC4(__NR_readlinkat, AT_FDCWD_, link, S.exe, sizeof(S.exe) - 1);
+		SC1(__NR_close, fd);
+	}
+	if (n <= 0 || S.exe[0] != '/') {
+		n = (long)strlen(name);
+		if (n > (long)sizeof(S.exe) - 1)
+			n = sizeof(S.exe) - 1;
+		memcpy(S.exe, name, (size_t)n);
+	}
+	S.exe[n] = '\0';
 }
 
 /* Open, check and map the new program and its stack, beside the old one. */
@@ -686,6 +781,8 @@ static long prepare(const char *path, char *const *argv, char *const *envp)
 		e = loader_late_check(&S.img);
 	if (e)
 		unprepare();
+	else
+		exe_of(&S.img);
 	return e;
 }
 
@@ -746,6 +843,7 @@ static _Noreturn void point_of_no_return(uint64_t mask)
 	SC4(__NR_rt_sigprocmask, 2 /* SIG_SETMASK */, &all, 0, 8);
 	kill_threads();
 	rt_threads_exec();
+	memcpy(rt_state.exe, S.exe, sizeof(rt_state.exe));
 	close_on_exec();
 	forget_grants();
 	reset_signals();

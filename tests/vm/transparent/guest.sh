@@ -50,6 +50,8 @@ for kind in dynamic static; do
 	run "$kind threads" $prog threads
 	run "$kind stacks" $prog stacks
 	run "$kind masks" $prog masks
+	rm -f $D/sub/ORPHAN.TXT
+	run "$kind spawn" $prog spawn
 	run "$kind sigsys" $prog sigsys
 	run "$kind exempt" $prog exempt
 	run "$kind fork" $prog fork
@@ -74,6 +76,18 @@ for kind in dynamic static; do
 	ok $(grep -q "^credbox: tp-probe.* called sethostname, not allowed by $P:26 (policy = allow-list)" $O/out; echo $?) \
 		"$kind: and is named on stderr first"
 done
+
+# exec = keep: the grant stays for the programs the program execs (a shell's too).
+sed 's|^transparent = yes$|transparent = yes\nexec = keep|' $P >$O/keep.ini
+rm -f $D/SHELL.TXT
+$CB --profile $P -- $PROBE exec-keep >$O/out 2>&1
+rc=$?
+ok $([ $rc -eq 1 ] && grep -q '^not ok - exec = keep: after the execve' $O/out &&
+	[ ! -e $D/SHELL.TXT ]; echo $?) "exec = close, the default: after the execve the tree is closed (exit $rc)"
+$CB --profile $O/keep.ini -- $PROBE exec-keep >$O/out 2>&1
+rc=$?
+relay $O/out
+ok $([ $rc -eq 0 ]; echo $?) "exec = keep: exits 0 (got $rc)"
 
 # A Go program: goroutines on small stacks, Go's threads (raw clone) and signal stacks.
 if [ -x /credbox/build/tests/tp/tp-go ]; then

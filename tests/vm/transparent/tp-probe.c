@@ -28,6 +28,12 @@
  *   tp-probe masks      a handler that touches the tree run during sigsuspend, ppoll,
  *                       pselect, epoll_pwait and epoll_pwait2 with a mask of all but
  *                       SIGALRM: it works, sees SIGSYS blocked, and the mask is back after
+ *   tp-probe spawn      /proc/self/exe names the program; posix_spawn, system and vfork,
+ *                       whose children exec (the runtime makes them forks); a fork's fork
+ *                       and an orphan keep the working directory in the tree (relative
+ *                       read, relative create: drive's)
+ *   tp-probe exec-keep  under exec = keep: execve of tp-probe keep-child, which reads the tree
+ *                       and runs a shell that reads it and creates a file there
  *   tp-probe sigsys     the program's own SIGSYS handler and mask: redirection goes on, the
  *                       program's handler gets the SIGSYS it is sent
  *   tp-probe exempt     jump to the runtime's own syscall instruction: own rights only
@@ -54,6 +60,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -690,6 +697,123 @@ static void masks(void)
 	close(ev);
 }
 
+/* ---- process trees: vfork, posix_spawn, system, a fork's fork, an orphan -------------------- */
+
+/* The status a child's wait gives, or -1. */
+static int child_status(pid_t pid)
+{
+	int st;
+
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Read NESTED.TXT by its relative name: 0 when it says "nested". */
+static int read_nested(void)
+{
+	char buf[16];
+	int fd = open("NESTED.TXT", O_RDONLY | O_CLOEXEC), ok;
+
+	ok = fd >= 0 && read_all(fd, buf, sizeof(buf)) == 7 && !memcmp(buf, "nested\n", 7);
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : 1;
+}
+
+/* After an exec in place under exec = keep: the tree is still the grant's, for a shell too. */
+static void keep_child(void)
+{
+	char buf[16];
+	int fd = open(T "/README", O_RDONLY | O_CLOEXEC), st;
+
+	check(fd >= 0 && read_all(fd, buf, sizeof(buf)) == 6,
+	      "exec = keep: after the execve, %s/README is read through the grant (%s)", T,
+	      fd < 0 ? strerror(errno) : "ok");
+	if (fd >= 0)
+		close(fd);
+	fflush(stdout);
+	st = system("cat " T "/README >/dev/null && echo x >" T "/SHELL.TXT");
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0 && is_drives(T "/SHELL.TXT", S_IFREG),
+	      "exec = keep: a shell's cat reads the tree and its redirection creates SHELL.TXT, "
+	      "drive's (%#x)", st);
+}
+
+static void spawn(void)
+{
+	char *const child_argv[] = { TP, "spawn-child", NULL };
+	int p[2], st;
+	pid_t pid;
+	char c = 0;
+
+	char exe[256];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	exe[n > 0 ? n : 0] = '\0';
+	check(!strncmp(exe, TP, strlen(TP)), "readlink /proc/self/exe names tp-probe, not "
+	      "credbox (%s)", exe);
+	/* posix_spawn and system use clone(CLONE_VM | CLONE_VFORK): the child's exec. */
+	st = posix_spawn(&pid, TP, NULL, NULL, child_argv, environ);
+	if (st == 0)
+		st = child_status(pid);
+	check(st == 7, "posix_spawn of tp-probe spawn-child: exit status 7 (%d)", st);
+	st = system("exit 3");
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 3, "system(\"exit 3\"): status 3 (%#x)", st);
+	pid = vfork();
+	if (pid == 0) {
+		execv(TP, child_argv);
+		_exit(99);
+	}
+	st = child_status(pid);
+	check(st == 7, "vfork, then execv of tp-probe spawn-child: exit status 7 (%d)", st);
+
+	/* The working directory in the tree, through a fork's fork, and for an orphan. */
+	if (chdir(T "/sub")) {
+		check(0, "chdir %s/sub: %s", T, strerror(errno));
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		pid_t g = fork();
+
+		_exit(g == 0 ? read_nested() : child_status(g));
+	}
+	st = child_status(pid);
+	check(st == 0, "a fork's fork reads NESTED.TXT from the working directory %s/sub (%d)", T,
+	      st);
+	if (pipe(p)) {
+		check(0, "pipe: %s", strerror(errno));
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		pid_t me = getpid();
+
+		if (fork() != 0)
+			_exit(0);
+		/* The orphan: once its parent has gone, a relative create and read. */
+		while (getppid() == me)
+			sched_yield();
+		c = read_nested() == 0 ? 'r' : 'x';
+		if (c == 'r') {
+			int fd = open("ORPHAN.TXT", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+			c = fd >= 0 && write(fd, "o\n", 2) == 2 ? 'w' : 'c';
+			close(fd);
+		}
+		if (write(p[1], &c, 1) != 1)
+			_exit(1);
+		_exit(0);
+	}
+	close(p[1]);
+	child_status(pid);
+	if (read(p[0], &c, 1) != 1)
+		c = '?';
+	close(p[0]);
+	check(c == 'w' && is_drives(T "/sub/ORPHAN.TXT", S_IFREG),
+	      "an orphan reads NESTED.TXT and creates ORPHAN.TXT, drive's, in %s/sub (%c)", T, c);
+}
+
 /* ---- the program's own SIGSYS handler -------------------------------------------------------- */
 
 static volatile sig_atomic_t got_sigsys, got_code;
@@ -895,21 +1019,23 @@ static void exec_caller(const char *target, int threads)
 	check(e == ENOENT, "execve of a missing file: ENOENT (%s)", strerror(e));
 	{
 		int status = -1;
+		char *child[] = { "tp-probe", "spawn-child", NULL };
 		pid_t pid = vfork();
 
 		if (pid == 0) {
-			execv(target, args);
-			_exit(errno == EPERM ? 42 : 1);
+			execv(target, child);
+			_exit(1);
 		}
 		waitpid(pid, &status, 0);
-		check(WIFEXITED(status) && WEXITSTATUS(status) == 42,
-		      "execve in a vfork child: EPERM (its memory is its parent's), the parent "
-		      "goes on");
+		check(WIFEXITED(status) && WEXITSTATUS(status) == 7,
+		      "execve in a vfork child (made a fork by the runtime) runs tp-probe "
+		      "spawn-child: exit status 7 (status 0x%x)", status);
 	}
 	check(null >= 0 && dup3(null, 20, O_CLOEXEC) == 20 && dup2(null, 21) == 21,
 	      "fd 20 close-on-exec, fd 21 not");
-	/* A vfork child of a forked child: its memory is still its grandparent's copy. */
+	/* A vfork child of a forked child that has not trapped yet: the same. */
 	{
+		char *child[] = { "tp-probe", "spawn-child", NULL };
 		int status = -1;
 		pid_t pid = fork();
 
@@ -917,15 +1043,16 @@ static void exec_caller(const char *target, int threads)
 			pid_t v = vfork();
 
 			if (v == 0) {
-				execv(target, args);
-				_exit(errno == EPERM ? 42 : 1);
+				execv(target, child);
+				_exit(1);
 			}
 			waitpid(v, &status, 0);
 			_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 2);
 		}
 		waitpid(pid, &status, 0);
-		check(WIFEXITED(status) && WEXITSTATUS(status) == 42,
-		      "execve in a vfork child of a forked child: EPERM (status 0x%x)", status);
+		check(WIFEXITED(status) && WEXITSTATUS(status) == 7,
+		      "execve in a vfork child of a forked child runs: exit status 7 (status 0x%x)",
+		      status);
 	}
 	/* A dup of the grant above the soft RLIMIT_NOFILE, lowered after the dup. */
 	{
@@ -1027,6 +1154,15 @@ int main(int argc, char **argv)
 		stacks();
 	else if (!strcmp(what, "masks"))
 		masks();
+	else if (!strcmp(what, "spawn"))
+		spawn();
+	else if (!strcmp(what, "spawn-child"))
+		return 7;
+	else if (!strcmp(what, "exec-keep")) {
+		execl(TP, TP, "keep-child", (char *)NULL);
+		check(0, "execve of tp-probe keep-child: %s", strerror(errno));
+	} else if (!strcmp(what, "keep-child"))
+		keep_child();
 	else if (!strcmp(what, "exempt"))
 		exempt();
 	else if (!strcmp(what, "fork"))
@@ -1060,7 +1196,7 @@ int main(int argc, char **argv)
 		sethostname("x", 1);
 		printf("still alive\n");
 	} else {
-		fprintf(stderr, "usage: tp-probe files|dirops|attrs|openat2|threads|stacks|masks|sigsys|exempt|fork|exec|exec-static|"
+		fprintf(stderr, "usage: tp-probe files|dirops|attrs|openat2|threads|stacks|masks|spawn|sigsys|exempt|fork|exec|exec-static|"
 			"exec-threads|exec-cat|exec-script|deny|kill\n");
 		return 2;
 	}
