@@ -173,17 +173,18 @@ static int exec_checks(void)
 	bad |= (errno != EACCES) << 0;
 	execv(TREE "/nothing", argv);
 	bad |= (errno != ENOENT) << 1;
-	/* A vfork child shares the memory: refused with EPERM, the parent unharmed. */
+	/* A vfork child: made a fork by the runtime, its exec runs, the parent unharmed. */
 	{
+		char *spawn_argv[] = { self, "--spawn-child", NULL };
 		int status = -1;
 		pid_t pid = vfork();
 
 		if (pid == 0) {
-			execv(self, argv);
-			_exit(errno == EPERM ? 42 : 1);
+			execv(self, spawn_argv);
+			_exit(1);
 		}
 		waitpid(pid, &status, 0);
-		bad |= !(WIFEXITED(status) && WEXITSTATUS(status) == 42) << 5;
+		bad |= !(WIFEXITED(status) && WEXITSTATUS(status) == 7) << 5;
 	}
 	if (fd < 0 || dup3(fd, 11, O_CLOEXEC) < 0 || dup2(fd, 12) < 0)
 		return 1 << 2;
@@ -312,6 +313,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "--exec-child"))
 		return exec_child();
+	if (argc > 1 && !strcmp(argv[1], "--spawn-child"))
+		return 7;
 	if (!realpath(argv[0], self))
 		return 1;
 
@@ -326,8 +329,8 @@ int main(int argc, char **argv)
 	child_ok(status, "under the filters: opens, stat, access, fstat, signal calls, a denial, "
 		 "getcwd behave; a tree path is opened through the grant");
 	child_ok(run_armed(exec_checks, &armed),
-		 "execve under transparent grants: EACCES and ENOENT returned to the caller, EPERM "
-		 "in a vfork child, then "
+		 "execve under transparent grants: EACCES and ENOENT returned to the caller, a vfork "
+		 "child's exec run (made a fork), then "
 		 "the program replaced in place: AT_SECURE, close-on-exec fd closed, plain fd "
 		 "kept, grant closed, runtime still redirecting, handlers reset, mask kept, the "
 		 "3 other threads ended");
