@@ -608,6 +608,22 @@ static void kill_threads(void)
 	__atomic_store_n(&S.killer, 0, __ATOMIC_RELEASE);
 }
 
+/*
+ * A thread other than the exec's ends. The killer learns it is alone (unshare) once this
+ * thread is counted out, which the kernel does before it lets go of the memory; and while
+ * letting go, it walks the robust futex list and writes 0 to the clear_child_tid address,
+ * both in the old program's memory, which the new program may by then have mapped again
+ * (a word of its data zeroed, a futex marked as its owner's death). With both unset first,
+ * the kernel touches nothing of the memory after the count, as execve's de_thread ensures.
+ */
+static _Noreturn void exit_for_exec(void)
+{
+	SC2(__NR_set_robust_list, 0, 24 /* sizeof(struct robust_list_head) */);
+	SC1(__NR_set_tid_address, 0);
+	for (;;)
+		SC1(__NR_exit, 0);
+}
+
 /* The exec's own SIGSYS, not a trap: sent by this process with kill or tgkill. */
 static int ours(const struct rt_siginfo *si)
 {
@@ -657,7 +673,7 @@ void rt_exec_signal(const struct rt_siginfo *si)
 		return;
 	tid = (int32_t)SC0(__NR_gettid);
 	if (killer && killer != tid)
-		SC1(__NR_exit, 0);
+		exit_for_exec();
 	if (tid == (int32_t)SC0(__NR_getpid) &&
 	    __atomic_compare_exchange_n(&S.handoff, &asked, 2, 0, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE))

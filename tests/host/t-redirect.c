@@ -11,10 +11,12 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -126,6 +128,43 @@ static void *spin(void *arg)
 }
 
 /*
+ * A word the exec must leave alone: a thread's clear_child_tid, which the kernel writes 0 to
+ * when the thread ends, pointed at a shared page of a file the new program reads (fd 13).
+ * Ended by an exec, a thread must end without the kernel writing there: by then the old
+ * program's memory may be the new one's.
+ */
+#define WORD_FILE	"/tmp/credbox-t-redirect-word"
+#define WORD_FD		13
+#define WORD_VALUE	0x5a5a5a5au
+
+static volatile uint32_t *word_map(int fd)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static volatile uint32_t *word_setup(void)
+{
+	int fd = open(WORD_FILE, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	volatile uint32_t *w;
+
+	if (fd < 0 || ftruncate(fd, 4096) || dup2(fd, WORD_FD) < 0)
+		return NULL;
+	close(fd);
+	w = word_map(WORD_FD);
+	if (w)
+		*w = WORD_VALUE;
+	return w;
+}
+
+static void *spin_word(void *arg)
+{
+	syscall(SYS_set_tid_address, arg);
+	return spin(arg);
+}
+
+/*
  * Run by the runtime's in-place execve (t-redirect --exec-child): what execve leaves and what
  * the runtime keeps. Exit status 1 if a check failed (the mask on stdout).
  */
@@ -155,6 +194,11 @@ static int exec_child(void)
 	bad |= !sigismember(&s, SIGUSR1) << 7;		/* the mask kept */
 	bad |= (count_threads() != 1) << 8;		/* the other threads ended */
 	bad |= (getpid() != syscall(SYS_gettid)) << 9;	/* in the main thread */
+	{
+		volatile uint32_t *w = word_map(WORD_FD);	/* an ended thread's word */
+
+		bad |= !(w && *w == WORD_VALUE) << 10;
+	}
 	if (bad)
 		printf("# exec-child: failed checks: mask 0x%x\n", bad);
 	return bad != 0;
@@ -166,6 +210,7 @@ static int exec_checks(void)
 	char *argv[] = { self, "--exec-child", NULL };
 	struct sigaction sa = { .sa_handler = on_usr1 };
 	int bad = 0, fd = open("/dev/null", O_RDONLY);
+	volatile uint32_t *word;
 	sigset_t s;
 
 	errno = 0;
@@ -193,10 +238,13 @@ static int exec_checks(void)
 	sigemptyset(&s);
 	sigaddset(&s, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &s, NULL);
+	word = word_setup();
+	if (!word)
+		return 1 << 6;
 	for (fd = 0; fd < 3; fd++) {
 		pthread_t t;
 
-		pthread_create(&t, NULL, spin, NULL);
+		pthread_create(&t, NULL, fd ? spin : spin_word, (void *)word);
 	}
 	bad |= (count_threads() != 4) << 4;
 	if (bad)
@@ -209,6 +257,7 @@ static void *exec_thread(void *arg)
 {
 	char *argv[] = { self, "--exec-child", NULL };
 
+	syscall(SYS_set_tid_address, arg);
 	execv(self, argv);
 	return arg;
 }
@@ -217,9 +266,10 @@ static void *exec_thread(void *arg)
 static int exec_checks_thread(void)
 {
 	int fd = open("/dev/null", O_RDONLY);
+	volatile uint32_t *word = word_setup();
 	pthread_t t;
 
-	if (fd < 0 || dup3(fd, 11, O_CLOEXEC) < 0 || dup2(fd, 12) < 0)
+	if (fd < 0 || dup3(fd, 11, O_CLOEXEC) < 0 || dup2(fd, 12) < 0 || !word)
 		return 1 << 2;
 	sigset_t s;
 
@@ -228,7 +278,7 @@ static int exec_checks_thread(void)
 	sigemptyset(&s);
 	sigaddset(&s, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &s, NULL);	/* the thread's mask: the exec keeps it */
-	pthread_create(&t, NULL, exec_thread, NULL);
+	pthread_create(&t, NULL, exec_thread, (void *)word);
 	sigprocmask(SIG_UNBLOCK, &s, NULL);
 	for (;;)
 		pause();
@@ -333,12 +383,13 @@ int main(int argc, char **argv)
 		 "child's exec run (made a fork), then "
 		 "the program replaced in place: AT_SECURE, close-on-exec fd closed, plain fd "
 		 "kept, grant closed, runtime still redirecting, handlers reset, mask kept, the "
-		 "3 other threads ended");
+		 "3 other threads ended, the kernel writing nothing at their end");
 	child_ok(run_armed(exec_checks_thread, &armed),
 		 "execve from a thread that is not the main one: the main thread takes it over, "
-		 "the new program runs alone in it");
+		 "the new program runs alone in it, the ended thread's memory left alone");
 	unlink(TREE "/file");
 	unlink(TREE "/../credbox-t-redirect-outside");
+	unlink(WORD_FILE);
 	rmdir(TREE);
 	printf("1..%d\n", tap_n);
 	return tap_failed != 0;
