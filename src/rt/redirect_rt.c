@@ -287,6 +287,46 @@ int rt_readable(uintptr_t p, size_t len)
 	return 1;
 }
 
+/*
+ * Whether the string at s can be read up to its NUL, or max bytes: each page is checked before
+ * a byte of it is read.
+ */
+int rt_string_readable(const char *s, size_t max)
+{
+	uintptr_t p = (uintptr_t)s, end;
+	size_t n = 0;
+
+	while (n < max) {
+		if (!rt_readable(p + n, 1))
+			return 0;
+		for (end = ((p + n) | (PAGE_ - 1)) + 1; p + n < end && n < max; n++) {
+			if (!s[n])
+				return 1;
+		}
+	}
+	return 1;
+}
+
+/*
+ * Whether len bytes at p can be written: FUTEX_WAKE_OP adds 0 to an aligned word of each page
+ * they span (atomically: the word keeps its value whatever another thread does to it) and
+ * says EFAULT where it cannot write; the word it wakes on is the runtime's own, never written.
+ */
+static int rt_writable(uintptr_t p, size_t len)
+{
+	static const uint32_t none;
+	uintptr_t w = p & ~(uintptr_t)3, end = p + len;
+
+	if (end < p)
+		return 0;
+	for (; w < end; w = (w | (PAGE_ - 1)) + 1) {
+		if (SC6(__NR_futex, &none, 5 | 128 /* FUTEX_WAKE_OP_PRIVATE */, 0, 0, w,
+			1 << 28 /* FUTEX_OP_ADD, 0 */) == E(EFAULT_))
+			return 0;
+	}
+	return 1;
+}
+
 /* ---- threads: the handler's stack, SIGSYS's place in the mask ----------------------------- */
 
 /*
@@ -1079,6 +1119,8 @@ static long do_getcwd(char *ubuf, unsigned long size)
 		return -1;	/* not emulated: the kernel's */
 	if (size < len + 1)
 		return E(ERANGE_);
+	if (!rt_writable((uintptr_t)ubuf, len + 1))
+		return E(EFAULT_);
 	memcpy(ubuf, buf, len + 1);
 	return (long)len + 1;
 }
@@ -1475,10 +1517,37 @@ static int learn_dirfd(int fd)
 
 static long redirect_once(const struct rt_op *op, long nr, long *a);
 
+/*
+ * What the runtime reads of a call's arguments is readable: its paths to their NUL, openat2's
+ * open_how, the times of utime and utimes. A bad pointer gets the kernel's EFAULT, not a
+ * SIGSEGV in the handler. A NULL path is left to the call (the kernel's EFAULT, or
+ * utimensat's fd form); what the kernel alone reads (a stat buffer, a symbolic link's
+ * target) the kernel checks.
+ */
+static int args_readable(const struct rt_op *op, const long *a)
+{
+	long times = op->op == OP_UTIME ? a[1] : op->op == OP_UTIMES ? a[op->dirfd < 0 ? 1 : 2] : 0;
+
+	if (op->path >= 0 && a[(int)op->path] &&
+	    !rt_string_readable((const char *)a[(int)op->path], RT_PATH_MAX))
+		return 0;
+	if (op->path2 >= 0 && a[(int)op->path2] &&
+	    !rt_string_readable((const char *)a[(int)op->path2], RT_PATH_MAX))
+		return 0;
+	if (op->op == OP_OPENAT2 && (unsigned long)a[3] >= sizeof(struct open_how) &&
+	    (unsigned long)a[3] <= 4096 && !rt_readable((uintptr_t)a[2], (size_t)a[3]))
+		return 0;
+	return !times || rt_readable((uintptr_t)times, op->op == OP_UTIME ? 16 : 32);
+}
+
 static long redirect(long nr, long *a)
 {
 	const struct rt_op *op = op_find(nr);
-	long ret = redirect_once(op, nr, a);
+	long ret;
+
+	if (op && !args_readable(op, a))
+		return E(EFAULT_);
+	ret = redirect_once(op, nr, a);
 
 	if (ret == E(EPERM_) && op && op->dirfd >= 0 &&
 	    (learn_dirfd((int)a[(int)op->dirfd]) |
@@ -1555,6 +1624,8 @@ static long redirect_once(const struct rt_op *op, long nr, long *a)
 			return E(EINVAL_);
 		if ((unsigned long)b[0] < n)
 			n = (size_t)b[0];
+		if (!rt_writable((uintptr_t)a[op->dirfd < 0 ? 1 : 2], n))
+			return E(EFAULT_);
 		memcpy((void *)a[op->dirfd < 0 ? 1 : 2], rt_state.exe, n);
 		return (long)n;
 	}
@@ -1645,6 +1716,24 @@ static void sigsys_unblocked(struct rt_thread *t)
 		SC3(__NR_tgkill, SC0(__NR_getpid), SC0(__NR_gettid), SIGSYS_);
 }
 
+/* The mask the program runs with after this handler (its signal frame's), changed by how. */
+static void mask_set(struct rt_ucontext *uc, struct rt_thread *t, long how, uint64_t set)
+{
+	if (how == 0)
+		uc->sigmask |= set;
+	else if (how == 1)
+		uc->sigmask &= ~set;
+	else
+		uc->sigmask = set;
+	if (how != 1 && (set & SIGBIT(SIGSYS_)))
+		t->sigsys_blocked = 1;
+	else if (how == 2 || (how == 1 && (set & SIGBIT(SIGSYS_))))
+		t->sigsys_blocked = 0;
+	uc->sigmask &= ~(SIGBIT(SIGSYS_) | SIGBIT(9) | SIGBIT(19));
+	if (!t->sigsys_blocked)
+		sigsys_unblocked(t);
+}
+
 /*
  * rt_sigaction and rt_sigprocmask: SIGSYS stays ours. The program's own SIGSYS action is kept
  * here and given the signals that are not the runtime's; SIGSYS never enters a blocked mask,
@@ -1654,17 +1743,22 @@ static void sigsys_unblocked(struct rt_thread *t)
 static long mask_call(long nr, long *a, struct rt_ucontext *uc, struct rt_thread *t)
 {
 	struct rt_ksigaction act;
-	uint64_t set = 0;
+	uint64_t set = 0, old;
 	long e;
 
 	if (nr == __NR_rt_sigaction) {
 		if (a[3] != 8)
 			return E(EINVAL_);
+		if (a[1] && !rt_readable((uintptr_t)a[1], sizeof(act)))
+			return E(EFAULT_);
 		if (a[0] == SIGSYS_) {
-			if (a[2])
-				memcpy((void *)a[2], rt_state.sigsys_act, sizeof(act));
+			memcpy(&act, rt_state.sigsys_act, sizeof(act));
 			if (a[1])
 				memcpy(rt_state.sigsys_act, (const void *)a[1], sizeof(act));
+			if (a[2] && !rt_writable((uintptr_t)a[2], sizeof(act)))
+				return E(EFAULT_);	/* as the kernel: the action is set */
+			if (a[2])
+				memcpy((void *)a[2], &act, sizeof(act));
 			return 0;
 		}
 		if (!a[1])
@@ -1683,25 +1777,17 @@ static long mask_call(long nr, long *a, struct rt_ucontext *uc, struct rt_thread
 		return e;
 	if (a[1] && (a[0] < 0 || a[0] > 2))
 		return E(EINVAL_);
-	if (a[2])
-		*(uint64_t *)a[2] = uc->sigmask | (t->sigsys_blocked ? SIGBIT(SIGSYS_) : 0);
-	if (!a[1])
+	old = uc->sigmask | (t->sigsys_blocked ? SIGBIT(SIGSYS_) : 0);
+	if (a[1])
+		mask_set(uc, t, a[0], set);
+	if (!a[2])
 		return 0;
-	if (a[0] == 0)
-		uc->sigmask |= set;
-	else if (a[0] == 1)
-		uc->sigmask &= ~set;
-	else
-		uc->sigmask = set;
-	if (a[0] != 1 && (set & SIGBIT(SIGSYS_)))
-		t->sigsys_blocked = 1;
-	else if (a[0] == 2 || (a[0] == 1 && (set & SIGBIT(SIGSYS_))))
-		t->sigsys_blocked = 0;
-	uc->sigmask &= ~(SIGBIT(SIGSYS_) | SIGBIT(9) | SIGBIT(19));
-	if (!t->sigsys_blocked)
-		sigsys_unblocked(t);
+	if (!rt_writable((uintptr_t)a[2], 8))
+		return E(EFAULT_);	/* as the kernel: the mask is changed */
+	memcpy((void *)a[2], &old, 8);
 	return 0;
 }
+
 
 /*
  * The waits that take a mask for their duration (rt_sigsuspend, ppoll, pselect6,

@@ -97,6 +97,8 @@ HIDDEN enum where resolve(int dirfd, const char *path, int empty_ok, struct targ
 
 /* Whether len bytes at p can be read (a bad pointer: EFAULT, not SIGSEGV). */
 HIDDEN int rt_readable(uintptr_t p, size_t len);
+/* Whether the string at s can be read to its NUL (or max bytes). */
+HIDDEN int rt_string_readable(const char *s, size_t max);
 
 /* Whether path is this process's /proc/.../exe (the runtime answers with the program). */
 HIDDEN int rt_self_exe(const char *path);

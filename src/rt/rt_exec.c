@@ -817,6 +817,8 @@ long rt_exec(long nr, const long *a, struct rt_ucontext *uc)
 		return refuse(nr, arg_path, rt_conf.exec_refused);
 	if (flags & ~(AT_EMPTY_PATH_ | AT_SYMLINK_NOFOLLOW_))
 		return -EINVAL;
+	if (!arg_path || !rt_string_readable(arg_path, RT_PATH_MAX))
+		return -EFAULT;
 	if (!own_memory())
 		return refuse(nr, arg_path, "the memory is shared with another process (a vfork "
 			      "child): under transparent grants exec in place needs its own; "

@@ -102,6 +102,47 @@ static int checks(void)
 	return bad;
 }
 
+/* -1 with errno EFAULT: the kernel's answer to a bad pointer (a bit per call otherwise). */
+#define FAULTS(call)	(!((call) == -1 && errno == EFAULT))
+
+/*
+ * Bad pointers under the filters: each trapped call the runtime reads or writes for answers
+ * EFAULT, as the kernel does, and the process lives (a SIGSEGV in the handler would end it).
+ * A path that runs into a page that cannot be read, memory that cannot be written.
+ */
+static int fault_checks(void)
+{
+	char *page = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *bad = (void *)8, *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
+					   -1, 0);
+	char *edge, *argv[] = { self, NULL };
+	struct stat st;
+	int bad_bits = 0;
+
+	if (page == MAP_FAILED || ro == MAP_FAILED || mprotect(page + 4096, 4096, PROT_NONE))
+		return 1 << 15;
+	/* TREE "/file", its NUL past the page's end */
+	edge = page + 4096 - strlen(TREE "/file");
+	memcpy(edge, TREE "/file", strlen(TREE "/file"));
+	bad_bits |= FAULTS(syscall(SYS_open, bad, O_RDONLY)) << 0;
+	bad_bits |= FAULTS(syscall(SYS_open, edge, O_RDONLY)) << 1;
+	bad_bits |= FAULTS(syscall(SYS_newfstatat, AT_FDCWD, edge, &st, 0)) << 2;
+	bad_bits |= FAULTS(syscall(SYS_openat2, AT_FDCWD, "/etc/passwd", bad, 24)) << 3;
+	bad_bits |= FAULTS(syscall(SYS_utimes, TREE "/file", bad)) << 4;
+	bad_bits |= FAULTS(syscall(SYS_rename, TREE "/file", edge)) << 5;
+	bad_bits |= FAULTS(syscall(SYS_readlink, "/proc/self/exe", ro, 64)) << 6;
+	bad_bits |= FAULTS(syscall(SYS_rt_sigprocmask, SIG_BLOCK, NULL, ro, 8)) << 7;
+	bad_bits |= FAULTS(syscall(SYS_rt_sigprocmask, SIG_BLOCK, bad, NULL, 8)) << 8;
+	bad_bits |= FAULTS(syscall(SYS_rt_sigaction, SIGSYS, NULL, ro, 8)) << 9;
+	bad_bits |= FAULTS(syscall(SYS_rt_sigaction, SIGUSR1, bad, NULL, 8)) << 10;
+	bad_bits |= FAULTS(syscall(SYS_execve, bad, argv, environ)) << 11;
+	bad_bits |= FAULTS(syscall(SYS_execve, edge, argv, environ)) << 12;
+	bad_bits |= FAULTS(syscall(SYS_getcwd, ro, 4096)) << 13;
+	/* and the good calls still work after them */
+	bad_bits |= (stat("/etc/passwd", &st) != 0) << 14;
+	return bad_bits;
+}
+
 static void on_usr1(int sig)
 {
 	(void)sig;
@@ -378,6 +419,10 @@ int main(int argc, char **argv)
 	tap_ok(armed, "a transparent grant arms the runtime");
 	child_ok(status, "under the filters: opens, stat, access, fstat, signal calls, a denial, "
 		 "getcwd behave; a tree path is opened through the grant");
+	child_ok(run_armed(fault_checks, &armed),
+		 "bad pointers: paths (one running into an unreadable page), open_how, times, "
+		 "readlink's buffer, masks and actions, execve's path and getcwd's buffer: EFAULT, "
+		 "the process alive");
 	child_ok(run_armed(exec_checks, &armed),
 		 "execve under transparent grants: EACCES and ENOENT returned to the caller, a vfork "
 		 "child's exec run (made a fork), then "

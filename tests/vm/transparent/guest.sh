@@ -2,7 +2,9 @@
 # guest.sh: the guest side of tests/vm/50-transparent.t (busybox sh, as root, one boot).
 # Prints "ok - WHAT" / "not ok - WHAT" (the .t numbers them) and "# " comments, then
 # "@@tp-done".
-CB=/credbox/build/credbox
+# Each run is bounded: a program that hangs fails its own test (status 143, SIGTERM),
+# and the rest of the script still runs, instead of vm-run's timeout ending them all.
+CB="timeout 300 /credbox/build/credbox"
 P=/credbox/transparent/tp.ini
 PROBE=/credbox/build/tests/tp/tp-probe
 D=/srv/tp/drive
@@ -50,6 +52,7 @@ for kind in dynamic static; do
 	run "$kind threads" $prog threads
 	run "$kind stacks" $prog stacks
 	run "$kind masks" $prog masks
+	run "$kind faults" $prog faults
 	rm -f $D/sub/ORPHAN.TXT
 	run "$kind spawn" $prog spawn
 	run "$kind sigsys" $prog sigsys

@@ -643,6 +643,40 @@ static void on_alrm(int sig)
 	alrm_sysblocked = sigismember(&cur, SIGSYS);
 }
 
+/*
+ * Bad pointers in a tree: EFAULT from each call the runtime answers itself or reads for, as
+ * the kernel gives it, and the program lives on (a SIGSEGV in the handler would end it).
+ */
+static void faults(void)
+{
+	char *page = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *edge;
+	struct stat st;
+	long r;
+
+	if (page == MAP_FAILED || ro == MAP_FAILED || mprotect(page + 4096, 4096, PROT_NONE) ||
+	    chdir(T)) {
+		check(0, "faults: set up, in the tree: %s", strerror(errno));
+		return;
+	}
+	edge = page + 4096 - 6;
+	memcpy(edge, "README", 6);	/* its NUL would be past the page */
+	r = syscall(SYS_getcwd, ro, 4096);
+	check(r == -1 && errno == EFAULT, "getcwd in the tree into read-only memory: EFAULT "
+	      "(%ld, %s)", r, strerror(errno));
+	r = syscall(SYS_openat, AT_FDCWD, edge, O_RDONLY);
+	check(r == -1 && errno == EFAULT, "open of a tree path running into an unreadable page: "
+	      "EFAULT (%ld, %s)", r, strerror(errno));
+	r = syscall(SYS_newfstatat, AT_FDCWD, (char *)8, &st, 0);
+	check(r == -1 && errno == EFAULT, "stat of a bad pointer from the tree: EFAULT (%ld, %s)",
+	      r, strerror(errno));
+	r = syscall(SYS_readlink, "/proc/self/exe", ro, 64);
+	check(r == -1 && errno == EFAULT, "readlink /proc/self/exe into read-only memory: EFAULT "
+	      "(%ld, %s)", r, strerror(errno));
+	r = syscall(SYS_openat, AT_FDCWD, "README", O_RDONLY);
+	check(r >= 0, "and the program goes on: README opens (%ld)", r);
+}
+
 static void masks(void)
 {
 	static const char *const names[] = { "sigsuspend", "ppoll", "pselect", "epoll_pwait",
@@ -1154,6 +1188,8 @@ int main(int argc, char **argv)
 		stacks();
 	else if (!strcmp(what, "masks"))
 		masks();
+	else if (!strcmp(what, "faults"))
+		faults();
 	else if (!strcmp(what, "spawn"))
 		spawn();
 	else if (!strcmp(what, "spawn-child"))
@@ -1196,7 +1232,7 @@ int main(int argc, char **argv)
 		sethostname("x", 1);
 		printf("still alive\n");
 	} else {
-		fprintf(stderr, "usage: tp-probe files|dirops|attrs|openat2|threads|stacks|masks|spawn|sigsys|exempt|fork|exec|exec-static|"
+		fprintf(stderr, "usage: tp-probe files|dirops|attrs|openat2|threads|stacks|masks|faults|spawn|sigsys|exempt|fork|exec|exec-static|"
 			"exec-threads|exec-cat|exec-script|deny|kill\n");
 		return 2;
 	}

@@ -5,7 +5,6 @@
 # both times, with the same modes, times, link targets and link counts. Then each change in
 # the tree drive lends for reading only must fail with EROFS ("Read-only file system").
 # Prints "ok - WHAT" / "not ok - WHAT" and "# " comments, then "@@tree-done".
-CB=/credbox/build/credbox
 P=/credbox/tree/tree.ini
 OPS=/credbox/tree/ops.sh
 RW=/srv/tree/rw
