@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* filter: seccomp filters; see filter.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -307,6 +308,33 @@ static uint32_t scmp_action(struct filter_act a)
 	}
 }
 
+/*
+ * An entry whose bit decides only for a dirfd that is not AT_FDCWD: cond_act for the bit set
+ * and another dirfd, act for the rest. libseccomp compares all 64 bits where the kernel reads
+ * an int: this reference agrees with filter_bpf.c for a dirfd whose high word is 0.
+ */
+static int add_rule_fd(scmp_filter_ctx ctx, const struct filter_spec *spec,
+		       const struct filter_entry *e)
+{
+	const uint64_t fdcwd = (uint32_t)AT_FDCWD;
+	int err = 0;
+
+	if (!act_eq(e->cond_act, spec->dflt))
+		err = seccomp_rule_add(ctx, scmp_action(e->cond_act), e->nr, 2,
+				       SCMP_CMP(e->cond_arg, SCMP_CMP_MASKED_EQ, e->cond_bit,
+						e->cond_bit),
+				       SCMP_CMP(e->cond_fd_arg, SCMP_CMP_NE, fdcwd));
+	if (!err && !act_eq(e->act, spec->dflt))
+		err = seccomp_rule_add(ctx, scmp_action(e->act), e->nr, 1,
+				       SCMP_CMP(e->cond_arg, SCMP_CMP_MASKED_EQ, e->cond_bit, 0));
+	if (!err && !act_eq(e->act, spec->dflt))
+		err = seccomp_rule_add(ctx, scmp_action(e->act), e->nr, 2,
+				       SCMP_CMP(e->cond_arg, SCMP_CMP_MASKED_EQ, e->cond_bit,
+						e->cond_bit),
+				       SCMP_CMP(e->cond_fd_arg, SCMP_CMP_EQ, fdcwd));
+	return err;
+}
+
 /* One entry: one rule, or two complementary ones on a bit of an argument. */
 static int add_rule(scmp_filter_ctx ctx, const struct filter_spec *spec,
 		    const struct filter_entry *e)
@@ -315,6 +343,8 @@ static int add_rule(scmp_filter_ctx ctx, const struct filter_spec *spec,
 
 	if (!e->has_cond)
 		return seccomp_rule_add(ctx, scmp_action(e->act), e->nr, 0);
+	if (e->has_cond_fd)
+		return add_rule_fd(ctx, spec, e);
 	/* libseccomp refuses a rule whose action is the default: leave that side to it. */
 	if (!act_eq(e->cond_act, spec->dflt))
 		err = seccomp_rule_add(ctx, scmp_action(e->cond_act), e->nr, 1,

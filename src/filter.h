@@ -37,6 +37,11 @@ struct filter_entry {
 	int has_cond, cond_arg;
 	uint64_t cond_bit;
 	struct filter_act cond_act;
+	/*
+	 * has_cond_fd: and only when argument cond_fd_arg, a dirfd (its low 32 bits, an int as
+	 * the kernel reads it), is not AT_FDCWD
+	 */
+	int has_cond_fd, cond_fd_arg;
 };
 
 /* The profile's filter, resolved for the native architecture. */

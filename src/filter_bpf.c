@@ -11,13 +11,16 @@
  *   - then a binary search on the number over ranges of one verdict each, the gaps between the
  *     spec's entries taking its default;
  *   - an entry with a condition tests its one bit of one argument (64-bit arguments, the low
- *     word first in memory) and returns cond_act when it is set, act when it is clear.
+ *     word first in memory) and returns cond_act when it is set, act when it is clear; with a
+ *     dirfd condition too, act as well when that argument's low word (the int the kernel
+ *     reads) is AT_FDCWD.
  *
  * The search jumps forward only, as BPF must: a node is "jge first number of the right half",
  * the left half right after it; a left half longer than a conditional jump can skip (255) is
  * skipped by an unconditional jump instead.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -39,6 +42,8 @@ struct fb_range {
 	uint32_t cond_ret;		/* the bit set */
 	uint32_t word;			/* offset of the argument's 32-bit word holding the bit */
 	uint32_t mask;			/* the bit in that word */
+	int fd;				/* and cond_ret only when this word is not AT_FDCWD */
+	uint32_t fd_word;
 };
 
 struct fb_prog {
@@ -91,6 +96,8 @@ static int fb_ranges(const struct filter_spec *spec, struct fb_range *r, unsigne
 		if (e->has_cond && (e->cond_arg < 0 || e->cond_arg > 5 || !e->cond_bit ||
 				    (e->cond_bit & (e->cond_bit - 1))))
 			return -EINVAL;
+		if (e->has_cond_fd && (!e->has_cond || e->cond_fd_arg < 0 || e->cond_fd_arg > 5))
+			return -EINVAL;
 		if (nr > next)
 			fb_plain(r, n, next, nr - 1, dflt);
 		if (!e->has_cond) {
@@ -104,6 +111,9 @@ static int fb_ranges(const struct filter_spec *spec, struct fb_range *r, unsigne
 				.word = (uint32_t)(offsetof(struct seccomp_data, args) +
 						   8 * e->cond_arg + (high ? 4 : 0)),
 				.mask = (uint32_t)(high ? e->cond_bit >> 32 : e->cond_bit),
+				.fd = e->has_cond_fd,
+				.fd_word = (uint32_t)(offsetof(struct seccomp_data, args) +
+						      8 * e->cond_fd_arg),
 			};
 		}
 		next = nr + 1;
@@ -117,7 +127,7 @@ static int fb_ranges(const struct filter_spec *spec, struct fb_range *r, unsigne
 
 static unsigned int fb_leaf_size(const struct fb_range *r)
 {
-	return r->cond ? 4 : 1;
+	return r->cond ? (r->fd ? 6 : 4) : 1;
 }
 
 /* The length of the search over ranges a..b-1. */
@@ -148,9 +158,14 @@ static void fb_search(struct fb_prog *g, const struct fb_range *r, unsigned int 
 	if (b - a == 1) {
 		if (r[a].cond) {
 			fb_emit(g, BPF_LD | BPF_W | BPF_ABS, r[a].word, 0, 0);
-			fb_emit(g, BPF_JMP | BPF_JSET | BPF_K, r[a].mask, 0, 1);
-			fb_emit(g, BPF_RET | BPF_K, r[a].cond_ret, 0, 0);
+			fb_emit(g, BPF_JMP | BPF_JSET | BPF_K, r[a].mask, 0, r[a].fd ? 3 : 1);
 		}
+		if (r[a].cond && r[a].fd) {
+			fb_emit(g, BPF_LD | BPF_W | BPF_ABS, r[a].fd_word, 0, 0);
+			fb_emit(g, BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)AT_FDCWD, 1, 0);
+		}
+		if (r[a].cond)
+			fb_emit(g, BPF_RET | BPF_K, r[a].cond_ret, 0, 0);
 		fb_emit(g, BPF_RET | BPF_K, r[a].ret, 0, 0);
 		return;
 	}

@@ -486,8 +486,9 @@ void redirect_describe(const struct plan *plan, FILE *out, const char *prefix)
 			fputc('\n', out);
 	}
 	if (transparent)
-		fprintf(out, "%s  (newfstatat and statx only without AT_EMPTY_PATH: with it, fstat;\n"
-			"%s  clone only with CLONE_VFORK)\n", prefix, prefix);
+		fprintf(out, "%s  (newfstatat and statx only from AT_FDCWD or without AT_EMPTY_PATH:\n"
+			"%s  with it and a dirfd, fstat; clone only with CLONE_VFORK)\n", prefix,
+			prefix);
 	fprintf(out, "%s  named on stderr, then given the profile's verdict: every call it denies\n",
 		prefix);
 }
@@ -563,8 +564,9 @@ static int compile_traps(const struct plan *plan, const struct redirect *rd,
 			continue;
 		trapped.e[trapped.n] = (struct filter_entry){ .nr = nr, .act = act };
 		/*
-		 * With AT_EMPTY_PATH, newfstatat and statx are glibc's fstat: fd calls, left
-		 * untrapped (with a path as well they are made with the program's own rights).
+		 * With AT_EMPTY_PATH and a dirfd, newfstatat and statx are glibc's fstat: fd
+		 * calls, left untrapped (so with a path as well they are made with the program's
+		 * own rights). From AT_FDCWD they name a path, and trap.
 		 */
 		if (kind == RT_KIND_REDIRECT && (nr == SCMP_SYS(newfstatat) || nr == SCMP_SYS(statx))) {
 			struct filter_entry *t = &trapped.e[trapped.n];
@@ -573,6 +575,8 @@ static int compile_traps(const struct plan *plan, const struct redirect *rd,
 			t->cond_arg = nr == SCMP_SYS(statx) ? 2 : 3;
 			t->cond_bit = AT_EMPTY_PATH;
 			t->cond_act = a;
+			t->has_cond_fd = 1;
+			t->cond_fd_arg = 0;
 		}
 		/* clone traps only as a vfork (CLONE_VFORK): threads and forks are left alone. */
 		if (kind == RT_KIND_SPAWN && nr == SCMP_SYS(clone)) {

@@ -1798,10 +1798,53 @@ static long mask_call(long nr, long *a, struct rt_ucontext *uc, struct rt_thread
  * restores the mask around the wait as it does for the program; the handlers it runs meanwhile
  * run nested in this one, on the runtime's stack.
  */
+struct rt_altstack {
+	uint64_t sp;
+	int32_t flags, pad;
+	uint64_t size;
+};
+
+#define SS_ONSTACK_	1
+#define SS_DISABLE_	2
+
+/*
+ * For a wait that lets the program's signals in while the handler runs: the kernel puts
+ * their frames at the top of the program's alternate stack, since the handler is not on it,
+ * where they would overwrite this trap's own frame. For the wait the alternate stack is the
+ * part of the runtime's stack below the handler, so their frames go there, nested; the
+ * program's is put back after (the handler's stack pointer lies above that part, which the
+ * kernel requires of a change). Returns whether it was changed.
+ */
+static int wait_stack_set(struct rt_thread *t, struct rt_altstack *old)
+{
+	struct rt_altstack ss = { 0, 0, 0, 0 };
+	uintptr_t base, below = ((uintptr_t)&ss - 1024) & ~(uintptr_t)15;
+
+	if (t == &rt_state.threads[RT_THREADS] ||
+	    SC2(__NR_sigaltstack, 0, old) != 0 || (old->flags & SS_DISABLE_))
+		return 0;	/* no alternate stack: frames go below the handler anyway */
+	base = (uintptr_t)rt_stacks[t - rt_state.threads] + PAGE_;	/* above the guard */
+	if (below <= base + 8192)
+		return 0;
+	ss.sp = base;
+	ss.size = below - base;
+	return SC2(__NR_sigaltstack, &ss, 0) == 0;
+}
+
+static void wait_stack_restore(const struct rt_altstack *old)
+{
+	struct rt_altstack ss = *old;
+
+	ss.flags &= ~SS_ONSTACK_;
+	SC2(__NR_sigaltstack, &ss, 0);
+}
+
 static long masked_wait(long nr, long *a, struct rt_thread *t)
 {
 	struct { const void *set; unsigned long size; } pset;
+	struct rt_altstack old;
 	uint32_t was = t->sigsys_blocked;
+	int moved;
 	int at = nr == __NR_rt_sigsuspend ? 0 : nr == __NR_ppoll ? 3 : 4;
 	uint64_t m;
 	long r, e;
@@ -1824,6 +1867,7 @@ static long masked_wait(long nr, long *a, struct rt_thread *t)
 		return e;
 	t->sigsys_blocked = (m & SIGBIT(SIGSYS_)) != 0;
 	m &= ~SIGBIT(SIGSYS_);
+	moved = wait_stack_set(t, &old);
 	if (nr == __NR_pselect6) {
 		pset.set = &m;
 		r = rt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], (long)&pset);
@@ -1835,6 +1879,8 @@ static long masked_wait(long nr, long *a, struct rt_thread *t)
 		b[at] = (long)&m;
 		r = rt_syscall6(nr, b[0], b[1], b[2], b[3], b[4], b[5]);
 	}
+	if (moved)
+		wait_stack_restore(&old);
 	t->sigsys_blocked = was;
 	if (!was)
 		sigsys_unblocked(t);
@@ -1855,7 +1901,9 @@ static void pass_on(int sig, struct rt_siginfo *si, struct rt_ucontext *uc)
 {
 	struct rt_thread *t = thread_self();
 	struct rt_ksigaction act;
+	struct rt_altstack old;
 	uint64_t saved;
+	int moved;
 
 	memcpy(&act, rt_state.sigsys_act, sizeof(act));
 	if (act.handler == SIG_IGN_)
@@ -1875,13 +1923,17 @@ static void pass_on(int sig, struct rt_siginfo *si, struct rt_ucontext *uc)
 	if (act.flags & SA_RESETHAND_) {
 		memset(rt_state.sigsys_act, 0, sizeof(rt_state.sigsys_act));
 	}
-	act.mask &= ~SIGBIT(SIGSYS_);
-	SC4(__NR_rt_sigprocmask, 0, &act.mask, &saved, 8);
+	/* The mask the kernel would give the handler: the thread's, and the action's. */
+	act.mask = (act.mask | uc->sigmask) & ~SIGBIT(SIGSYS_);
+	moved = wait_stack_set(t, &old);
+	SC4(__NR_rt_sigprocmask, 2, &act.mask, &saved, 8);
 	if (act.flags & SA_SIGINFO_)
 		((void (*)(int, void *, void *))act.handler)(sig, si, uc);
 	else
 		((void (*)(int))act.handler)(sig);
 	SC4(__NR_rt_sigprocmask, 2, &saved, 0, 8);
+	if (moved)
+		wait_stack_restore(&old);
 }
 
 /* ---- the handler ------------------------------------------------------------------------ */
@@ -1936,12 +1988,18 @@ HIDDEN long rt_arm(void)
 		 * SA_ONSTACK: the kernel's frame goes where the program's own handlers' frames
 		 * go, on its alternate stack when it has one (a goroutine's stack has no room for
 		 * it; Go gives each thread an alternate stack for that); the handler itself then
-		 * runs on the runtime's stack (rt_sigsys_entry). SA_NODEFER: a handler of the
-		 * program's that interrupts this one may make a trapped call of its own.
+		 * runs on the runtime's stack (rt_sigsys_entry). The program's other signals
+		 * are blocked while it runs: one delivered then (Go preempts its threads with
+		 * SIGURG) would find the handler off the alternate stack and have the kernel
+		 * put its frame at that stack's top again, over this trap's frame, which the
+		 * handler's return then restores as garbage. The waits that let them in run
+		 * with an alternate stack of their own (masked_wait). SA_NODEFER: SIGSYS stays
+		 * open, for the exec's signals and for a handler of the program's run during
+		 * such a wait, which may make a trapped call of its own.
 		 */
 		.flags = SA_SIGINFO_ | SA_RESTORER_ | SA_NODEFER_ | SA_ONSTACK_,
 		.restorer = (void *)rt_restorer,
-		.mask = 0,
+		.mask = ~SIGBIT(SIGSYS_),
 	};
 	char buf[RT_PATH_MAX];
 	const char *rel;

@@ -8,6 +8,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,7 +124,11 @@ static int next_nr(uint32_t *nr)
 	return 0;
 }
 
-/* Argument vectors: none set, all set, and each tested bit alone and alone clear. */
+/*
+ * Argument vectors: none set, all set, and each tested bit alone and alone clear; with a dirfd
+ * condition, the bit set with AT_FDCWD in the dirfd (its int, the high word 0), and with
+ * another dirfd.
+ */
 static unsigned int arg_vectors(const struct filter_spec *spec, uint64_t (*v)[6],
 				unsigned int max)
 {
@@ -132,7 +137,7 @@ static unsigned int arg_vectors(const struct filter_spec *spec, uint64_t (*v)[6]
 
 	memset(v, 0, 2 * sizeof(*v));
 	memset(v[1], 0xff, sizeof(v[1]));
-	for (i = 0; i < spec->n && n + 2 <= max; i++) {
+	for (i = 0; i < spec->n && n + 4 <= max; i++) {
 		const struct filter_entry *e = &spec->e[i];
 
 		if (!e->has_cond)
@@ -143,6 +148,13 @@ static unsigned int arg_vectors(const struct filter_spec *spec, uint64_t (*v)[6]
 			v[n + 1][j] = ~0ULL;
 		v[n + 1][e->cond_arg] = ~e->cond_bit;
 		n += 2;
+		if (!e->has_cond_fd || e->cond_fd_arg == e->cond_arg)
+			continue;
+		memset(v[n], 0, 2 * sizeof(v[n]));
+		v[n][e->cond_arg] = v[n + 1][e->cond_arg] = e->cond_bit;
+		v[n][e->cond_fd_arg] = (uint32_t)AT_FDCWD;
+		v[n + 1][e->cond_fd_arg] = 3;
+		n += 2;
 	}
 	return n;
 }
@@ -151,10 +163,10 @@ static unsigned int arg_vectors(const struct filter_spec *spec, uint64_t (*v)[6]
 static long compare(const struct filter_spec *spec, const char *what)
 {
 	static const uint32_t arches[] = { AUDIT_ARCH_X86_64, AUDIT_ARCH_I386, AUDIT_ARCH_AARCH64 };
-	uint64_t args[64][6];
+	uint64_t args[128][6];
 	void *ours = NULL, *theirs = NULL;
 	unsigned short nours, ntheirs;
-	unsigned int nargs = arg_vectors(spec, args, 64), ai, j;
+	unsigned int nargs = arg_vectors(spec, args, 128), ai, j;
 	long differ = 0;
 	size_t ar;
 	int e1 = filter_bpf_build(spec, &ours, &nours);
@@ -299,6 +311,8 @@ static int check_random(int count)
 				x->cond_arg = rand_r(&seed) % 6;
 				x->cond_bit = 1ULL << (rand_r(&seed) % 64);
 				x->cond_act = random_act(&seed);
+				x->has_cond_fd = rand_r(&seed) % 2;
+				x->cond_fd_arg = (x->cond_arg + 1 + rand_r(&seed) % 5) % 6;
 			}
 			/* libseccomp refuses a rule that says the default; filter_resolve drops them */
 			if (x->has_cond || x->act.kind != spec.dflt.kind ||
@@ -337,6 +351,6 @@ int main(void)
 	n = check_random(300);
 	if (n)
 		printf("# %d random specs differ\n", n);
-	tap_ok(n == 0, "300 random specs with markers and one-bit conditions: the same verdicts");
+	tap_ok(n == 0, "300 random specs with markers, one-bit conditions and dirfd ones: the same verdicts");
 	return tap_done();
 }

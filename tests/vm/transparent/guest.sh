@@ -53,6 +53,7 @@ for kind in dynamic static; do
 	run "$kind stacks" $prog stacks
 	run "$kind masks" $prog masks
 	run "$kind faults" $prog faults
+	run "$kind altstack" $prog altstack
 	rm -f $D/sub/ORPHAN.TXT
 	run "$kind spawn" $prog spawn
 	run "$kind sigsys" $prog sigsys

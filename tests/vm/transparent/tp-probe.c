@@ -20,11 +20,16 @@
  *   tp-probe openat2    openat2's own guards in the tree: RESOLVE_BENEATH from a directory
  *                       fd or working directory in it (EXDEV above it), RESOLVE_NO_SYMLINKS
  *                       (ELOOP), unknown flag and resolve bits, mode without O_CREAT, a
- *                       longer struct (EINVAL, E2BIG); O_TMPFILE (EOPNOTSUPP)
+ *                       longer struct (EINVAL, E2BIG); O_TMPFILE (EOPNOTSUPP); fstatat
+ *                       and statx of a tree path with AT_EMPTY_PATH (the tree's file)
  *   tp-probe threads    8 threads opening and stating in the tree at once
  *   tp-probe stacks     trapped calls from a coroutine's 8 KiB stack and a raw clone's
  *                       8 KiB stack (the handler runs on the runtime's stacks, not these);
  *                       160 threads at once (more than the runtime's 128 stacks), 300 in turn
+ *   tp-probe altstack   trapped calls in the tree while another thread signals this one
+ *                       without pause, its handler on an alternate stack (Go's preemption)
+ *   tp-probe faults     bad pointers in the tree (getcwd's buffer, a path running into an
+ *                       unreadable page, readlink's buffer): EFAULT, and the program goes on
  *   tp-probe masks      a handler that touches the tree run during sigsuspend, ppoll,
  *                       pselect, epoll_pwait and epoll_pwait2 with a mask of all but
  *                       SIGALRM: it works, sees SIGSYS blocked, and the mask is back after
@@ -431,6 +436,18 @@ static void openat2_guards(void)
 	e = err_of(open(T, O_TMPFILE | O_RDWR, 0600));
 	check(e == EOPNOTSUPP, "O_TMPFILE in the tree: EOPNOTSUPP, a file system without it (%s)",
 	      strerror(e));
+	/* AT_EMPTY_PATH with a path: the path is walked as without the flag, in the tree */
+	{
+		struct statx sx;
+		struct stat st;
+
+		e = err_of(fstatat(AT_FDCWD, T "/README", &st, AT_EMPTY_PATH));
+		check(e == 0 && st.st_uid == 1001, "fstatat of a tree path with AT_EMPTY_PATH: "
+		      "drive's file (%s, uid %u)", strerror(e), e ? 0 : (unsigned int)st.st_uid);
+		e = err_of(statx(AT_FDCWD, T "/README", AT_EMPTY_PATH, STATX_UID, &sx));
+		check(e == 0 && sx.stx_uid == 1001, "statx of a tree path with AT_EMPTY_PATH: "
+		      "drive's file (%s, uid %u)", strerror(e), e ? 0 : sx.stx_uid);
+	}
 }
 
 /* ---- threads ---------------------------------------------------------------------------------- */
@@ -641,6 +658,58 @@ static void on_alrm(int sig)
 		close(fd);
 	sigprocmask(SIG_BLOCK, NULL, &cur);
 	alrm_sysblocked = sigismember(&cur, SIGSYS);
+}
+
+/*
+ * Signals while the handler runs, as Go's preemption sends them: the program's handler on
+ * an alternate stack (SA_ONSTACK), a thread signalling this one without pause while it makes
+ * trapped calls in the tree. Each must return with its answer: a signal's frame put over the
+ * trap's own on the alternate stack would corrupt the registers it returns with.
+ */
+static volatile sig_atomic_t pokes;
+static volatile int poking;
+
+static void on_poke(int sig)
+{
+	(void)sig;
+	pokes++;
+}
+
+static void *poker(void *arg)
+{
+	pthread_t main_thread = *(pthread_t *)arg;
+
+	while (poking)
+		pthread_kill(main_thread, SIGUSR1);
+	return NULL;
+}
+
+static void altstack(void)
+{
+	static char alt[65536];
+	stack_t ss = { .ss_sp = alt, .ss_size = sizeof(alt) };
+	struct sigaction sa = { .sa_handler = on_poke, .sa_flags = SA_ONSTACK | SA_RESTART };
+	pthread_t self = pthread_self(), t;
+	int i, bad = 0;
+	struct stat st;
+
+	if (sigaltstack(&ss, NULL) || sigaction(SIGUSR1, &sa, NULL)) {
+		check(0, "altstack: set up: %s", strerror(errno));
+		return;
+	}
+	poking = 1;
+	pthread_create(&t, NULL, poker, &self);
+	for (i = 0; i < 20000; i++) {
+		int fd = open(T "/README", O_RDONLY);
+
+		bad += fd < 0 || fstat(fd, &st) || st.st_uid != 1001;
+		close(fd);
+		bad += stat(T "/sub/NESTED.TXT", &st) != 0;
+	}
+	poking = 0;
+	pthread_join(t, NULL);
+	check(bad == 0 && pokes > 0, "altstack: 20000 opens and stats in the tree under a stream "
+	      "of signals handled on an alternate stack: %d failed, %d signals", bad, (int)pokes);
 }
 
 /*
@@ -1190,6 +1259,8 @@ int main(int argc, char **argv)
 		masks();
 	else if (!strcmp(what, "faults"))
 		faults();
+	else if (!strcmp(what, "altstack"))
+		altstack();
 	else if (!strcmp(what, "spawn"))
 		spawn();
 	else if (!strcmp(what, "spawn-child"))
@@ -1232,7 +1303,7 @@ int main(int argc, char **argv)
 		sethostname("x", 1);
 		printf("still alive\n");
 	} else {
-		fprintf(stderr, "usage: tp-probe files|dirops|attrs|openat2|threads|stacks|masks|faults|spawn|sigsys|exempt|fork|exec|exec-static|"
+		fprintf(stderr, "usage: tp-probe files|dirops|attrs|openat2|threads|stacks|masks|faults|altstack|spawn|sigsys|exempt|fork|exec|exec-static|"
 			"exec-threads|exec-cat|exec-script|deny|kill\n");
 		return 2;
 	}
