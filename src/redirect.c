@@ -54,6 +54,9 @@ _Static_assert(offsetof(ucontext_t, uc_sigmask) == 296, "ucontext sigmask");
 _Static_assert(offsetof(siginfo_t, si_call_addr) == 16 && offsetof(siginfo_t, si_syscall) == 24,
 	       "siginfo of SIGSYS");
 _Static_assert(sizeof(struct rt_conf) <= RT_STATE_START_OFF - RT_CONF_OFF, "rt_conf");
+_Static_assert(sizeof(stack_t) == 24 && offsetof(stack_t, ss_flags) == 8 &&
+	       offsetof(stack_t, ss_size) == 16 && SS_ONSTACK == 1 && SS_DISABLE == 2,
+	       "stack_t, as struct rt_altstack");
 
 /* The calls the runtime looks at for transparent grants (its table in src/rt/redirect_rt.c). */
 static const char *const path_calls[] = {

@@ -1788,34 +1788,16 @@ static long mask_call(long nr, long *a, struct rt_ucontext *uc, struct rt_thread
 	return 0;
 }
 
-
 /*
- * The waits that take a mask for their duration (rt_sigsuspend, ppoll, pselect6,
- * epoll_pwait, epoll_pwait2): made with SIGSYS taken out of it, so that a trap from a handler
- * run during the wait does not meet a blocked SIGSYS (the kernel would kill the process). For
- * the wait, the thread's SIGSYS bit is the mask's: a handler of the program's asking its mask
- * sees SIGSYS blocked as it asked, and a SIGSYS of its own waits. The kernel saves and
- * restores the mask around the wait as it does for the program; the handlers it runs meanwhile
- * run nested in this one, on the runtime's stack.
+ * For what lets the program's signals in while the handler runs (a wait with a mask, the
+ * program's own SIGSYS handler): the kernel puts their frames at the top of the program's
+ * alternate stack, since the handler is not on it, where they would overwrite this trap's
+ * own frame. Meanwhile the alternate stack is the part of the runtime's stack below the
+ * handler, so their frames go there, nested; the program's is put back after (the handler's
+ * stack pointer lies above that part, which the kernel requires of a change). Returns
+ * whether it was changed.
  */
-struct rt_altstack {
-	uint64_t sp;
-	int32_t flags, pad;
-	uint64_t size;
-};
-
-#define SS_ONSTACK_	1
-#define SS_DISABLE_	2
-
-/*
- * For a wait that lets the program's signals in while the handler runs: the kernel puts
- * their frames at the top of the program's alternate stack, since the handler is not on it,
- * where they would overwrite this trap's own frame. For the wait the alternate stack is the
- * part of the runtime's stack below the handler, so their frames go there, nested; the
- * program's is put back after (the handler's stack pointer lies above that part, which the
- * kernel requires of a change). Returns whether it was changed.
- */
-static int wait_stack_set(struct rt_thread *t, struct rt_altstack *old)
+static int nested_stack_set(struct rt_thread *t, struct rt_altstack *old)
 {
 	struct rt_altstack ss = { 0, 0, 0, 0 };
 	uintptr_t base, below = ((uintptr_t)&ss - 1024) & ~(uintptr_t)15;
@@ -1831,7 +1813,7 @@ static int wait_stack_set(struct rt_thread *t, struct rt_altstack *old)
 	return SC2(__NR_sigaltstack, &ss, 0) == 0;
 }
 
-static void wait_stack_restore(const struct rt_altstack *old)
+static void nested_stack_restore(const struct rt_altstack *old)
 {
 	struct rt_altstack ss = *old;
 
@@ -1839,6 +1821,15 @@ static void wait_stack_restore(const struct rt_altstack *old)
 	SC2(__NR_sigaltstack, &ss, 0);
 }
 
+/*
+ * The waits that take a mask for their duration (rt_sigsuspend, ppoll, pselect6,
+ * epoll_pwait, epoll_pwait2): made with SIGSYS taken out of it, so that a trap from a handler
+ * run during the wait does not meet a blocked SIGSYS (the kernel would kill the process). For
+ * the wait, the thread's SIGSYS bit is the mask's: a handler of the program's asking its mask
+ * sees SIGSYS blocked as it asked, and a SIGSYS of its own waits. The kernel saves and
+ * restores the mask around the wait as it does for the program; the handlers it runs meanwhile
+ * run nested in this one, on the runtime's stack.
+ */
 static long masked_wait(long nr, long *a, struct rt_thread *t)
 {
 	struct { const void *set; unsigned long size; } pset;
@@ -1867,7 +1858,7 @@ static long masked_wait(long nr, long *a, struct rt_thread *t)
 		return e;
 	t->sigsys_blocked = (m & SIGBIT(SIGSYS_)) != 0;
 	m &= ~SIGBIT(SIGSYS_);
-	moved = wait_stack_set(t, &old);
+	moved = nested_stack_set(t, &old);
 	if (nr == __NR_pselect6) {
 		pset.set = &m;
 		r = rt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], (long)&pset);
@@ -1880,7 +1871,7 @@ static long masked_wait(long nr, long *a, struct rt_thread *t)
 		r = rt_syscall6(nr, b[0], b[1], b[2], b[3], b[4], b[5]);
 	}
 	if (moved)
-		wait_stack_restore(&old);
+		nested_stack_restore(&old);
 	t->sigsys_blocked = was;
 	if (!was)
 		sigsys_unblocked(t);
@@ -1925,7 +1916,7 @@ static void pass_on(int sig, struct rt_siginfo *si, struct rt_ucontext *uc)
 	}
 	/* The mask the kernel would give the handler: the thread's, and the action's. */
 	act.mask = (act.mask | uc->sigmask) & ~SIGBIT(SIGSYS_);
-	moved = wait_stack_set(t, &old);
+	moved = nested_stack_set(t, &old);
 	SC4(__NR_rt_sigprocmask, 2, &act.mask, &saved, 8);
 	if (act.flags & SA_SIGINFO_)
 		((void (*)(int, void *, void *))act.handler)(sig, si, uc);
@@ -1933,7 +1924,7 @@ static void pass_on(int sig, struct rt_siginfo *si, struct rt_ucontext *uc)
 		((void (*)(int))act.handler)(sig);
 	SC4(__NR_rt_sigprocmask, 2, &saved, 0, 8);
 	if (moved)
-		wait_stack_restore(&old);
+		nested_stack_restore(&old);
 }
 
 /* ---- the handler ------------------------------------------------------------------------ */
@@ -1993,7 +1984,7 @@ HIDDEN long rt_arm(void)
 		 * SIGURG) would find the handler off the alternate stack and have the kernel
 		 * put its frame at that stack's top again, over this trap's frame, which the
 		 * handler's return then restores as garbage. The waits that let them in run
-		 * with an alternate stack of their own (masked_wait). SA_NODEFER: SIGSYS stays
+		 * with an alternate stack of their own (nested_stack_set). SA_NODEFER: SIGSYS stays
 		 * open, for the exec's signals and for a handler of the program's run during
 		 * such a wait, which may make a trapped call of its own.
 		 */

@@ -40,6 +40,15 @@ HIDDEN extern struct rt_conf rt_conf;
 HIDDEN extern struct rt_state rt_state;
 
 /* The kernel's structures, x86_64 (checked against the C library's in redirect.c). */
+struct rt_altstack {		/* stack_t, for sigaltstack */
+	uint64_t sp;
+	int32_t flags, pad;
+	uint64_t size;
+};
+
+#define SS_ONSTACK_	1
+#define SS_DISABLE_	2
+
 struct rt_ksigaction {
 	void *handler;
 	unsigned long flags;

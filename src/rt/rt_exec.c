@@ -74,7 +74,6 @@
 #define SIG_DFL_		((void *)0)
 #define SIG_IGN_		((void *)1)
 #define SIGBIT(s)		(1ULL << ((s) - 1))
-#define SS_DISABLE_		2
 #define RLIMIT_STACK_		3
 #define RLIMIT_NOFILE_		7
 #define ADDR_NO_RANDOMIZE_	0x0040000
@@ -491,7 +490,7 @@ static void forget_grants(void)
 static void reset_signals(void)
 {
 	struct rt_ksigaction old, dfl = { SIG_DFL_, 0, 0, 0 }, ign = { SIG_IGN_, 0, 0, 0 };
-	struct { uint64_t sp; int32_t flags, pad; uint64_t size; } ss = { 0, SS_DISABLE_, 0, 0 };
+	struct rt_altstack ss = { 0, SS_DISABLE_, 0, 0 };
 	int sig;
 
 	for (sig = 1; sig <= 64; sig++) {
