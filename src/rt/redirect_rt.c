@@ -44,7 +44,6 @@
 #define SYS_SECCOMP_	1
 #define SA_SIGINFO_	0x4
 #define SA_RESTORER_	0x04000000
-#define SA_NODEFER_	0x40000000
 #define SA_ONSTACK_	0x08000000
 #define SA_RESETHAND_	0x80000000u
 #define SIG_DFL_	((void *)0)
@@ -377,13 +376,16 @@ static struct rt_thread *thread_self(void)
 
 /*
  * From rt_sigsys_entry, with sp the stack the kernel's frame is on: the top of the thread's
- * runtime stack to switch to, or 0 to stay (already on it, or no stack for this thread).
+ * runtime stack to switch to, or 0 to stay (already on it, or no stack for this thread). A
+ * thread an exec is ending ends here instead.
  */
 HIDDEN uintptr_t rt_stack_for(uintptr_t sp)
 {
-	struct rt_thread *t = thread_self();
+	struct rt_thread *t;
 	uintptr_t base, top;
 
+	rt_exec_early();
+	t = thread_self();
 	if (t == &rt_state.threads[RT_THREADS])
 		return 0;
 	base = (uintptr_t)rt_stacks[t - rt_state.threads];

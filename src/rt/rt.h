@@ -56,6 +56,8 @@ struct rt_ksigaction {
 	uint64_t mask;
 };
 
+#define SA_NODEFER_	0x40000000
+
 struct rt_siginfo {
 	int32_t signo, errnum, code, pad;
 	void *call_addr;
@@ -136,7 +138,9 @@ HIDDEN void rt_exec_claim(void);
 HIDDEN long rt_spawn(long nr, const long *a, struct rt_ucontext *uc);
 /* The memory is now pid's own, a fork's copy: what was kept for its parent becomes its. */
 HIDDEN void rt_forked(int32_t pid);
-/* A SIGSYS that is no trap: the exec's own (ends or takes over this thread), or returns. */
+/* First at every SIGSYS: while an exec ends the other threads, this one ends. */
+HIDDEN void rt_exec_early(void);
+/* A SIGSYS that is no trap: the exec's hand-over (the main thread takes it), or returns. */
 HIDDEN void rt_exec_signal(const struct rt_siginfo *si);
 
 #endif /* CREDBOX_RT_H */

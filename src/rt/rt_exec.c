@@ -93,13 +93,15 @@ extern const char rt_end[];
 
 /*
  * The one exec under way: its owner (the thread that prepared it), the thread ending the
- * others (killer), the hand-over to the main thread (handoff: 1 asked, 2 taken) with the
- * caller's mask; the loader's state. And a page of its own (see rt_exec_arm).
+ * others (killer) and the SIGSYS action it puts back after, the hand-over to the main thread
+ * (handoff: 1 asked, 2 taken) with the caller's mask; the loader's state. And a page of its
+ * own (see rt_exec_arm).
  */
 static struct {
 	int32_t owner, killer;
 	uint32_t handoff;
 	uint64_t mask;
+	struct rt_ksigaction action;
 	struct loader_image img;
 	struct loader_file files[2];
 	struct { int32_t fd; int16_t events, revents; } pfd[POLL_CHUNK];
@@ -253,6 +255,18 @@ HIDDEN void rt_exec_arm(void)
 		rt_owner.pid = -1;	/* no page to tell: an exec needs the process alone */
 }
 
+/*
+ * A fork made while its parent's exec was ending the threads: the copy's SIGSYS action is the
+ * killer's (kill_threads), and S.killer names the parent's main thread. Both put back.
+ */
+static void forked_mid_kill(void)
+{
+	if (!__atomic_load_n(&S.killer, __ATOMIC_ACQUIRE))
+		return;
+	__atomic_store_n(&S.killer, 0, __ATOMIC_RELEASE);
+	SC4(__NR_rt_sigaction, SIGSYS_, &S.action, 0, 8);
+}
+
 static int claim(void)
 {
 	int32_t pid = (int32_t)SC0(__NR_getpid), owner = 0;
@@ -262,6 +276,7 @@ static int claim(void)
 	if (__atomic_compare_exchange_n(&rt_owner.pid, &owner, pid, 0, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE)) {
 		rt_forked(pid);
+		forked_mid_kill();
 		return 1;
 	}
 	return owner == pid;
@@ -584,14 +599,26 @@ static int wait_round(unsigned int round)
  * its memory. A thread that will not end (SIGSYS held off by a sigsuspend mask), or a process
  * sharing the memory (clone(CLONE_VM) without CLONE_THREAD, which no signal here reaches),
  * ends the process: there is no going back now.
+ *
+ * Meanwhile SIGSYS's action blocks every signal, SIGSYS too, while its handler runs. The
+ * kernel sends each process-wide kill to the thread it chose last for as long as that one
+ * takes SIGSYS; under the runtime's own action (SA_NODEFER) each kill that came before the
+ * thread had ended nested one more frame on its stack, before it could run an instruction,
+ * until the runtime's stack overran its guard page. Blocked on delivery, the next kill goes
+ * to another thread, and the one reached ends (rt_exec_early).
  */
 static void kill_threads(void)
 {
-	struct rt_ksigaction ours, ign = { SIG_IGN_, 0, 0, 0 };
+	struct rt_ksigaction ending, ign = { SIG_IGN_, 0, 0, 0 };
 	long pid = SC0(__NR_getpid);
 	unsigned int round;
 
+	SC4(__NR_rt_sigaction, SIGSYS_, 0, &S.action, 8);
+	ending = S.action;
+	ending.flags &= ~(uint64_t)SA_NODEFER_;
+	ending.mask = ~0ULL;
 	__atomic_store_n(&S.killer, (int32_t)SC0(__NR_gettid), __ATOMIC_RELEASE);
+	SC4(__NR_rt_sigaction, SIGSYS_, &ending, 0, 8);
 	for (round = 0; SC1(__NR_unshare, CLONE_VM_) != 0; round++) {
 		if (!wait_round(round)) {
 			say("execve: a thread of the program, or a process sharing its memory, "
@@ -601,9 +628,8 @@ static void kill_threads(void)
 		SC2(__NR_kill, pid, SIGSYS_);
 	}
 	/* A last SIGSYS may be pending for no one: SIG_IGN discards it. */
-	SC4(__NR_rt_sigaction, SIGSYS_, 0, &ours, 8);
 	SC4(__NR_rt_sigaction, SIGSYS_, &ign, 0, 8);
-	SC4(__NR_rt_sigaction, SIGSYS_, &ours, 0, 8);
+	SC4(__NR_rt_sigaction, SIGSYS_, &S.action, 0, 8);
 	__atomic_store_n(&S.killer, 0, __ATOMIC_RELEASE);
 }
 
@@ -659,21 +685,31 @@ static void give_back(void)
 static _Noreturn void point_of_no_return(uint64_t mask);
 
 /*
- * From rt_sigsys, for a SIGSYS that is no trap: the exec's own signals. Ends this thread for
- * the exec under way (as execve ends the other threads), or, in the main thread, takes over
- * the exec another thread prepared. Returns when the signal is not the exec's.
+ * First at every SIGSYS, before the switch to the runtime's stack: while an exec ends the
+ * threads, any other thread of its process that gets here ends (as execve ends them), by the
+ * killer's signal or by a trap of its own. Its memory may be a fork's copy made meanwhile,
+ * which forked_mid_kill sets right at its first trap: its pid is not the killer's.
+ */
+void rt_exec_early(void)
+{
+	int32_t killer = __atomic_load_n(&S.killer, __ATOMIC_ACQUIRE);
+
+	if (killer && killer == (int32_t)SC0(__NR_getpid) &&
+	    killer != (int32_t)SC0(__NR_gettid))
+		exit_for_exec();
+}
+
+/*
+ * From rt_sigsys, for a SIGSYS that is no trap: the exec's hand-over. In the main thread,
+ * takes over the exec another thread prepared. Returns when the signal is not the exec's.
  */
 void rt_exec_signal(const struct rt_siginfo *si)
 {
-	int32_t tid, killer = __atomic_load_n(&S.killer, __ATOMIC_ACQUIRE);
 	uint32_t asked = 1;
 
 	if (!ours(si))
 		return;
-	tid = (int32_t)SC0(__NR_gettid);
-	if (killer && killer != tid)
-		exit_for_exec();
-	if (tid == (int32_t)SC0(__NR_getpid) &&
+	if (SC0(__NR_gettid) == SC0(__NR_getpid) &&
 	    __atomic_compare_exchange_n(&S.handoff, &asked, 2, 0, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE))
 		point_of_no_return(S.mask);
