@@ -24,6 +24,7 @@
 #define RT_MAX_SPECIAL		4		/* the vDSO's mappings */
 #define RT_THREADS		128		/* threads with a stack of the runtime's */
 #define RT_STACK_SIZE		(64 << 10)	/* each, its lowest page a guard */
+#define RT_DEEP			2u		/* rt_dirfd.lends: lends, path unknown */
 
 /* rt_conf.exec_may: calls the runtime makes only when the profile allows them. */
 #define RT_EXEC_RSEQ		1u		/* else no rseq area can be registered */
@@ -82,21 +83,34 @@ struct rt_conf {
 	uint64_t special[RT_MAX_SPECIAL][2];	/* the vDSO's ranges, to keep: start, length */
 };
 
-/* A directory fd the runtime opened in a tree: valid while fd still is that inode. */
+/*
+ * A directory fd the runtime opened in a tree: valid while fd still is that inode. One that
+ * lends (O_CRED_ALLOW, lent on beneath its grant's root) is where the kernel starts the walks
+ * relative to it; the path is what a walk that leaves the tree is taken from.
+ */
 struct rt_dirfd {
 	uint32_t seq;			/* odd while being written */
 	int32_t grant;			/* -1: empty */
 	uint64_t dev, ino;
 	uint32_t len;
-	char path[RT_PATH_MAX - 28];	/* absolute, normalised */
+	uint32_t lends;			/* fd is O_CRED_ALLOW: walks start there; RT_DEEP:
+					 * its path is too long to keep (path: its tree's root) */
+	char path[RT_PATH_MAX - 32];	/* absolute, normalised */
 };
 
-/* The working directory of one process, when it lies in a tree (len > 0). */
+/*
+ * The working directory of one process, when it lies in a tree (len > 0): as a directory
+ * that lends (fd, in the process's fd table, still that inode), where the kernel starts the
+ * relative walks, and as the path a walk that leaves the tree is taken from.
+ */
 struct rt_cwd {
 	uint32_t seq;
 	int32_t pid;			/* 0: free */
 	uint32_t len;			/* 0: the kernel's own working directory */
 	uint32_t kernel;		/* path is the kernel's one: a tree lies beneath it */
+	int32_t fd;			/* -1: none (the path only) */
+	uint32_t deep;			/* fd's path is too long to keep (path: its tree's) */
+	uint64_t dev, ino;		/* of fd */
 	char path[RT_PATH_MAX];
 };
 

@@ -34,6 +34,7 @@
 #include "rt.h"
 
 #define OA2_CRED_INHERIT	(1ULL << 28)
+#define O_CRED_ALLOW_		00400000000	/* the series' open flag, bit 26 */
 #define AT_CRED_INHERIT_	0x20000
 #ifndef __NR_fchmodat2
 #define __NR_fchmodat2		452
@@ -507,7 +508,7 @@ static struct rt_cwd *cwd_slot(int pid)
 	return NULL;
 }
 
-static void cwd_set(const char *path, size_t len, uint32_t kernel);
+static void cwd_set(const char *path, size_t len, uint32_t kernel, int fd, uint32_t deep);
 
 /*
  * The slot a process without one of its own starts from: a child (fork, vfork, clone) of one
@@ -544,16 +545,27 @@ void rt_forked(int32_t pid)
 	__atomic_store_n(&rt_state.mem_pid, pid, __ATOMIC_RELEASE);
 }
 
+/* Whether fd is still the file (dev, ino) of the runtime's record. */
+static int fd_is(int fd, uint64_t dev, uint64_t ino)
+{
+	struct rt_stat st;
+
+	return fd >= 0 && SC2(__NR_fstat, fd, &st) == 0 && st.dev == dev && st.ino == ino;
+}
+
 /*
  * Copy the working directory the runtime knows into buf; 0 when there is none. *kernel: it is
  * the kernel's own (outside the trees, but a tree lies beneath it: a relative path may lead
- * into one), not an emulated one.
+ * into one), not an emulated one. *fd (when asked): the directory that lends for it, checked
+ * to be still that one (the program may have closed or replaced it), or -1; *lends then: 1,
+ * or RT_DEEP when its path is too long to keep (buf is its tree's root).
  */
-static size_t cwd_get(char *buf, uint32_t *kernel)
+static size_t cwd_get(char *buf, uint32_t *kernel, int *fd, uint32_t *lends)
 {
-	int pid = (int)SC0(__NR_getpid);
+	int pid = (int)SC0(__NR_getpid), lender;
 	struct rt_cwd *c = cwd_slot(pid);
-	uint32_t s;
+	uint64_t dev, ino;
+	uint32_t s, deep;
 	size_t len;
 
 	/*
@@ -573,24 +585,37 @@ static size_t cwd_get(char *buf, uint32_t *kernel)
 		if (len >= RT_PATH_MAX)
 			len = 0;
 		*kernel = c->kernel;
+		lender = c->fd;
+		deep = c->deep;
+		dev = c->dev;
+		ino = c->ino;
 		memcpy(buf, c->path, len);
 	} while (seq_read_retry(&c->seq, s));
 	buf[len] = '\0';
-	/* The child's own copy from now on: the parent may move while the child stays. */
+	/*
+	 * The child's own copy from now on: the parent may move while the child stays. Its fd
+	 * table is a copy too, with the same lender at the same number.
+	 */
 	if (c->pid != pid && len)
-		cwd_set(buf, len, *kernel);
+		cwd_set(buf, len, *kernel, fd_is(lender, dev, ino) ? lender : -1, deep);
+	if (fd) {
+		*fd = len && !*kernel && fd_is(lender, dev, ino) ? lender : -1;
+		*lends = *fd < 0 ? 0 : deep ? RT_DEEP : 1;
+	}
 	return len;
 }
 
 /*
  * Set (len > 0) or drop (len == 0) the working directory of this process the runtime keeps:
- * an emulated one in a tree, or (kernel) the kernel's own.
+ * an emulated one in a tree, with fd the directory that lends for it (the runtime's, or -1),
+ * or (kernel) the kernel's own. The lender of the one before is closed.
  */
-static void cwd_set(const char *path, size_t len, uint32_t kernel)
+static void cwd_set(const char *path, size_t len, uint32_t kernel, int fd, uint32_t deep)
 {
-	int pid = (int)SC0(__NR_getpid);
+	int pid = (int)SC0(__NR_getpid), old_fd = -1;
 	struct rt_cwd *c = cwd_slot(pid);
-	uint64_t saved;
+	struct rt_stat st = { 0 };
+	uint64_t saved, old_dev = 0, old_ino = 0;
 	int i;
 
 	/* Nothing kept, nothing to drop; but a child drops what it would read of its parent's. */
@@ -608,16 +633,75 @@ static void cwd_set(const char *path, size_t len, uint32_t kernel)
 							__ATOMIC_RELAXED))
 				c = t;
 		}
-		if (!c)
+		if (!c) {
+			if (fd >= 0)
+				SC1(__NR_close, fd);
 			return;	/* more processes than slots: the kernel's cwd it is */
+		}
+		c->fd = -1;	/* a slot taken over: its lender was another process's */
 	}
-	if (write_begin(&c->seq, &saved))
+	if (fd >= 0 && SC2(__NR_fstat, fd, &st) != 0)
+		fd = -1;
+	if (write_begin(&c->seq, &saved)) {
+		if (fd >= 0)
+			SC1(__NR_close, fd);
 		return;
+	}
+	if (c->fd != fd) {
+		old_fd = c->fd;
+		old_dev = c->dev;
+		old_ino = c->ino;
+	}
 	memcpy(c->path, path, len);
 	c->path[len] = '\0';
 	c->len = (uint32_t)len;
 	c->kernel = kernel;
+	c->fd = fd;
+	c->deep = fd >= 0 && deep;
+	c->dev = st.dev;
+	c->ino = st.ino;
 	write_end(&c->seq, &saved);
+	if (fd_is(old_fd, old_dev, old_ino))
+		SC1(__NR_close, old_fd);
+}
+
+/*
+ * A lender of the runtime's own for the working directory, a copy of fd: at a number out of
+ * those a program counts on (it may have closed 0 and expect its next open there), as close
+ * to RT_FD_MAX as the file limit lets; -1 when there is none to be had.
+ */
+static int cwd_lender(long fd)
+{
+	long high = SC3(__NR_fcntl, fd, F_DUPFD_CLOEXEC, RT_FD_MAX - 64);
+
+	if (high < 0)
+		high = SC3(__NR_fcntl, fd, F_DUPFD_CLOEXEC, 64);
+	return high < 0 ? -1 : (int)high;
+}
+
+/*
+ * The path the kernel has for an open directory (its /proc/self/fd link: it follows renames),
+ * normalised into buf; 0 when it cannot be read (no /proc), or names no place in a tree.
+ */
+static size_t fd_path(int fd, char *buf)
+{
+	char link[32] = "/proc/self/fd/", num[12];
+	size_t n = 14, k = 0;
+	const char *rel;
+	long len;
+	int v;
+
+	for (v = fd; v || !k; v /= 10)
+		num[k++] = (char)('0' + v % 10);
+	while (k)
+		link[n++] = num[--k];
+	link[n] = '\0';
+	len = SC4(__NR_readlinkat, AT_FDCWD_, link, buf, RT_PATH_MAX - 1);
+	if (len <= 0 || buf[0] != '/')
+		return 0;
+	buf[len] = '\0';
+	len = (long)dir_len(buf, normalise(buf, (size_t)len, NULL));
+	return grant_of(buf, (size_t)len, &rel) >= 0 ? (size_t)len : 0;
 }
 
 /* Whether a tree lies beneath the normalised absolute directory path p (not in one). */
@@ -654,20 +738,23 @@ static void kernel_cwd(const char *path)
 		len = (long)normalise(buf, (size_t)len, NULL);
 		len = (long)dir_len(buf, (size_t)len);
 		if (tree_below(buf, (size_t)len)) {
-			cwd_set(buf, (size_t)len, 1);
+			cwd_set(buf, (size_t)len, 1, -1, 0);
 			return;
 		}
 	}
-	cwd_set("", 0, 0);
+	cwd_set("", 0, 0, -1, 0);
 }
 
-/* The path of a tracked directory fd (still the same inode), or 0. */
-static size_t dirfd_get(int fd, char *buf)
+/*
+ * The path of a tracked directory fd (still the same inode), or 0; *lends (when asked):
+ * whether the fd lends, so that walks relative to it start there.
+ */
+static size_t dirfd_get(int fd, char *buf, uint32_t *lends)
 {
 	struct rt_dirfd *d;
 	struct rt_stat st;
 	uint64_t dev, ino;
-	uint32_t s;
+	uint32_t s, l;
 	size_t len;
 
 	if (fd < 0 || fd >= RT_FD_MAX)
@@ -681,15 +768,19 @@ static size_t dirfd_get(int fd, char *buf)
 			len = 0;
 		dev = d->dev;
 		ino = d->ino;
+		l = d->lends;
 		memcpy(buf, d->path, len);
 	} while (seq_read_retry(&d->seq, s));
 	if (!len || SC2(__NR_fstat, fd, &st) < 0 || st.dev != dev || st.ino != ino)
 		return 0;
 	buf[len] = '\0';
+	if (lends)
+		*lends = l;
 	return len;
 }
 
-static void dirfd_put(int fd, int grant, const struct rt_stat *st, const char *path, size_t len)
+static void dirfd_put(int fd, int grant, const struct rt_stat *st, const char *path, size_t len,
+		      uint32_t lends)
 {
 	struct rt_dirfd *d;
 	uint64_t saved;
@@ -702,18 +793,106 @@ static void dirfd_put(int fd, int grant, const struct rt_stat *st, const char *p
 	d->grant = grant;
 	d->dev = st->dev;
 	d->ino = st->ino;
+	d->lends = lends;
 	memcpy(d->path, path, len);
 	d->len = (uint32_t)len;
 	write_end(&d->seq, &saved);
+}
+
+static long tree_open(const struct target *t, long flags, long mode, uint64_t resolve);
+
+/*
+ * A tracked directory fd that does not lend (opened without O_DIRECTORY, or learned from its
+ * /proc link): made one that lends, by opening its path (the kernel's, else the one kept)
+ * again so through its grant and putting that at its number, when the path still leads to
+ * the same directory. The file
+ * position (where a readdir is) and the status flags go with it. 1: it lends now.
+ */
+static int dirfd_lender(int fd, const char *path, size_t len)
+{
+	struct rt_stat st, again;
+	struct target t;
+	long l, flags = SC2(__NR_fcntl, fd, F_GETFL), pos = SC3(__NR_lseek, fd, 0, 1 /* CUR */);
+	size_t n = fd_path(fd, t.buf);
+
+	if (n) {	/* where the kernel has it now: it may have been renamed */
+		path = t.buf;
+		len = n;
+	}
+	t.grant = grant_of(path, len, &t.rel);
+	if (t.grant < 0 || flags < 0 || SC2(__NR_fstat, fd, &st) != 0)
+		return 0;
+	t.fd = rt_conf.grants[t.grant].fd;
+	l = tree_open(&t, (flags & (O_NONBLOCK | O_NOATIME | O_LARGEFILE)) | O_RDONLY |
+		      O_DIRECTORY | O_CLOEXEC | O_CRED_ALLOW_, 0, 0);
+	if (l < 0)
+		return 0;
+	if (SC2(__NR_fstat, l, &again) != 0 || again.dev != st.dev || again.ino != st.ino ||
+	    (pos > 0 && SC3(__NR_lseek, l, pos, 0 /* SET */) != pos) ||
+	    SC3(__NR_dup3, l, fd, O_CLOEXEC) != fd) {
+		SC1(__NR_close, l);
+		return 0;
+	}
+	SC1(__NR_close, l);
+	dirfd_put(fd, t.grant, &st, path, len, 1);
+	return 1;
+}
+
+/*
+ * A relative path from a directory that lends (the working directory, or the program's dirfd
+ * in a tree): the kernel walks it from there, beneath the root of the grant it was lent
+ * from, resolving ".." and symbolic links as it does for any walk; the directory is a kernel
+ * object, which follows renames. The path made absolute and normalised (buf, as long as it
+ * fits) is kept for a walk that leaves the tree: lexical(). t->buf holds the directory's
+ * path, base bytes.
+ */
+static enum where kernel_first(struct target *t, int lender, uint32_t lends, const char *path,
+			       size_t len, size_t base)
+{
+	const char *rel;
+	int grant = grant_of(t->buf, base, &rel);
+
+	if (grant < 0)
+		return W_ERROR;	/* its path is not in a tree any more: by the path */
+	t->kernel_first = 1;
+	t->grant = grant;
+	t->fd = lender;
+	t->rel = path;
+	t->lex = W_ERROR;
+	t->err = E(ENAMETOOLONG_);
+	t->len = base;	/* too long to write out: the directory's, for want of better */
+	if (lends != RT_DEEP && base + 1 + len < RT_PATH_MAX) {
+		t->buf[base] = '/';
+		memcpy(t->buf + base + 1, path, len + 1);
+		t->len = normalise(t->buf, base + 1 + len, NULL);
+		t->lex_grant = grant_of(t->buf, t->len, &t->lex_rel);
+		t->lex = t->lex_grant >= 0 ? W_TREE : W_OUTSIDE;
+	}
+	return W_TREE;
+}
+
+/* A kernel-first target taken as its path reads: in a tree, outside, or too long. */
+enum where lexical(struct target *t)
+{
+	if (!t->kernel_first)
+		return W_TREE;
+	t->kernel_first = 0;
+	if (t->lex == W_TREE) {
+		t->grant = t->lex_grant;
+		t->fd = rt_conf.grants[t->grant].fd;
+		t->rel = t->lex_rel;
+	}
+	return t->lex;
 }
 
 /* empty_ok: "" with AT_EMPTY_PATH means the dirfd itself. */
 enum where resolve(int dirfd, const char *path, int empty_ok, struct target *t)
 {
 	size_t len, base = 0;
-	uint32_t kernel = 0;
-	int left = 0;
+	uint32_t kernel = 0, lends = 0;
+	int left = 0, lender = -1;
 
+	t->kernel_first = 0;
 	if (!path)
 		return W_PASS;		/* the kernel's EFAULT */
 	len = rt_strnlen(path, RT_PATH_MAX);
@@ -721,30 +900,46 @@ enum where resolve(int dirfd, const char *path, int empty_ok, struct target *t)
 		t->err = E(ENAMETOOLONG_);
 		return W_ERROR;
 	}
-	if (len == 0) {
-		if (!empty_ok)
+	if (len && path[0] == '/') {
+		memcpy(t->buf, path, len + 1);
+	} else {
+		if (!len && !empty_ok)
 			return W_PASS;	/* ENOENT */
-		base = dirfd == AT_FDCWD_ ? cwd_get(t->buf, &kernel) : dirfd_get(dirfd, t->buf);
-		if (!base)
-			return W_PASS;
-	} else if (path[0] != '/') {
-		base = dirfd == AT_FDCWD_ ? cwd_get(t->buf, &kernel) : dirfd_get(dirfd, t->buf);
+		if (dirfd == AT_FDCWD_) {
+			base = cwd_get(t->buf, &kernel, &lender, &lends);
+		} else {
+			base = dirfd_get(dirfd, t->buf, &lends);
+			if (base && len && !lends)
+				lends = dirfd_lender(dirfd, t->buf, base);
+			lender = lends ? dirfd : -1;
+		}
 		if (!base)
 			return W_PASS;	/* relative to the kernel's own idea: not in a tree */
-		if (base + 1 + len >= RT_PATH_MAX) {
+		if (len && lender >= 0 &&
+		    kernel_first(t, lender, lends, path, len, base) == W_TREE)
+			return W_TREE;
+		if (lends == RT_DEEP) {
+			t->err = E(ENAMETOOLONG_);
+			return W_ERROR;	/* "" or no tree: no path to take it by */
+		}
+		if (len && base + 1 + len >= RT_PATH_MAX) {
 			t->err = E(ENAMETOOLONG_);
 			return W_ERROR;
 		}
-		t->buf[base] = '/';
-		memcpy(t->buf + base + 1, path, len + 1);
-		len += base + 1;
-	} else {
-		memcpy(t->buf, path, len + 1);
+		if (len) {
+			t->buf[base] = '/';
+			memcpy(t->buf + base + 1, path, len + 1);
+			len += base + 1;
+		} else {
+			len = base;	/* the directory itself */
+		}
 	}
 	t->len = normalise(t->buf, len, &left);
 	t->grant = grant_of(t->buf, t->len, &t->rel);
-	if (t->grant >= 0)
+	if (t->grant >= 0) {
+		t->fd = rt_conf.grants[t->grant].fd;
 		return W_TREE;
+	}
 	/*
 	 * Out of every tree, but by a ".." from inside one ("drive/.."): the kernel's walk of
 	 * the path as given would cross the tree with the program's own rights; the path it
@@ -814,31 +1009,50 @@ int rt_self_exe(const char *path)
 static long tree_open(const struct target *t, long flags, long mode, uint64_t resolve)
 {
 	struct open_how how = {
-		.flags = (uint64_t)((unsigned int)flags & VALID_OPEN_FLAGS) | OA2_CRED_INHERIT,
+		.flags = (uint64_t)((unsigned int)flags & (VALID_OPEN_FLAGS | O_CRED_ALLOW_)) |
+			 OA2_CRED_INHERIT,
 		.mode = (flags & (O_CREAT | __O_TMPFILE)) ? (uint64_t)mode & 07777 : 0,
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS | (resolve & RESOLVE_KEPT),
 	};
 
 	if ((flags & __O_TMPFILE) == __O_TMPFILE)
 		return E(EOPNOTSUPP_);
-	return SC4(__NR_openat2, rt_conf.grants[t->grant].fd, t->rel, &how, sizeof(how));
+	return SC4(__NR_openat2, t->fd, t->rel, &how, sizeof(how));
 }
 
-/* A directory the program now holds: remember its path for *at calls and fchdir. */
-static void track_dir(long fd, const struct target *t)
+/*
+ * A directory the program now holds: remember its path, and whether it lends, for *at calls
+ * and fchdir.
+ */
+static void track_dir(long fd, const struct target *t, uint32_t lends)
 {
+	const struct rt_grant *g = &rt_conf.grants[t->grant];
+	size_t len = dir_len(t->buf, t->len);
 	struct rt_stat st;
 
-	if (fd >= 0 && SC2(__NR_fstat, fd, &st) == 0 && (st.mode & S_IFMT_) == S_IFDIR_)
-		dirfd_put((int)fd, t->grant, &st, t->buf, dir_len(t->buf, t->len));
+	if (fd < 0 || SC2(__NR_fstat, fd, &st) != 0 || (st.mode & S_IFMT_) != S_IFDIR_)
+		return;
+	/* A lender deeper than a path can say: kept by its tree, for the kernel's walks. */
+	if (lends && ((t->kernel_first && t->lex == W_ERROR) ||
+		      len >= sizeof(rt_state.fds[0].path)))
+		dirfd_put((int)fd, t->grant, &st, g->path, g->len, RT_DEEP);
+	else
+		dirfd_put((int)fd, t->grant, &st, t->buf, len, lends);
 }
 
+/*
+ * An open in a tree. A directory opened with O_DIRECTORY lends (O_CRED_ALLOW), beneath its
+ * grant's root: the walks relative to it start there, in the kernel (kernel_first). One
+ * opened without it becomes one at its first use as a dirfd (dirfd_lender). An O_PATH
+ * handle lends nothing (the kernel refuses the pair): its walks go by its path.
+ */
 static long do_open(const struct target *t, long flags, long mode, uint64_t resolve)
 {
-	long fd = tree_open(t, flags, mode, resolve);
+	int lends = (flags & O_DIRECTORY) && !(flags & (O_PATH | O_CREAT));
+	long fd = tree_open(t, flags | (lends ? O_CRED_ALLOW_ : 0), mode, resolve);
 
 	if (fd >= 0 && (flags & O_DIRECTORY))
-		track_dir(fd, t);
+		track_dir(fd, t, (uint32_t)lends);
 	return fd;
 }
 
@@ -853,7 +1067,7 @@ static long peek_open(const struct target *t, int nofollow)
 
 static long grant_fd(const struct target *t)
 {
-	return rt_conf.grants[t->grant].fd;
+	return t->fd;
 }
 
 /*
@@ -910,14 +1124,27 @@ static long do_mkdir(const struct target *t, long mode)
 	return 0;
 }
 
+/*
+ * chdir into a tree: the directory, opened to lend, is the working directory the runtime
+ * keeps (a copy at a number of its own), with the path the kernel has for it.
+ */
 static long do_chdir(const struct target *t)
 {
-	long fd = tree_open(t, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0, 0);
+	long fd = tree_open(t, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_CRED_ALLOW_, 0, 0);
+	char buf[RT_PATH_MAX];
+	size_t len;
 
 	if (fd < 0)
 		return fd;
+	len = fd_path((int)fd, buf);
+	if (len)
+		cwd_set(buf, len, 0, cwd_lender(fd), 0);
+	else if (t->kernel_first && t->lex == W_ERROR)
+		cwd_set(rt_conf.grants[t->grant].path, rt_conf.grants[t->grant].len, 0,
+			cwd_lender(fd), 1);
+	else
+		cwd_set(t->buf, dir_len(t->buf, t->len), 0, cwd_lender(fd), 0);
 	SC1(__NR_close, fd);
-	cwd_set(t->buf, dir_len(t->buf, t->len), 0);
 	return 0;
 }
 
@@ -1111,14 +1338,26 @@ static int proc_fd_name(const char *path)
 	return (int)fd;
 }
 
+/*
+ * getcwd of an emulated working directory: the kernel's path of its lender (which follows
+ * renames), as the kernel would answer; ENOENT once it was removed, as the kernel says.
+ */
 static long do_getcwd(char *ubuf, unsigned long size)
 {
 	char buf[RT_PATH_MAX];
-	uint32_t kernel = 0;
-	size_t len = cwd_get(buf, &kernel);
+	struct rt_stat st;
+	uint32_t kernel = 0, deep = 0;
+	int fd = -1;
+	size_t len = cwd_get(buf, &kernel, &fd, &deep), now;
 
 	if (!len || kernel)
 		return -1;	/* not emulated: the kernel's */
+	if (fd >= 0 && SC2(__NR_fstat, fd, &st) == 0 && st.nlink == 0)
+		return E(ENOENT_);
+	if (fd >= 0 && (now = fd_path(fd, buf)) != 0)
+		len = now;
+	else if (deep)
+		return E(ENAMETOOLONG_);	/* as the kernel's getcwd past PATH_MAX */
 	if (size < len + 1)
 		return E(ERANGE_);
 	if (!rt_writable((uintptr_t)ubuf, len + 1))
@@ -1229,6 +1468,14 @@ static long same_call(long nr, const long *a)
 	return rt_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
+/* A second name, as its path reads (see the first's in redirect_once). */
+static enum where lexical_resolve(int dirfd, const char *path, struct target *t)
+{
+	enum where w = resolve(dirfd, path, 0, t);
+
+	return t->kernel_first ? lexical(t) : w;
+}
+
 /*
  * A call not made through a grant, with each path that is relative to an emulated directory
  * replaced by its absolute form (a second target for a second path).
@@ -1243,7 +1490,7 @@ static long pass_abs(long nr, const long *a, const struct rt_op *op, enum where 
 	if (w == W_OUTSIDE || w == W_TREE)
 		b[(int)op->path] = (long)t->buf;
 	if (op->path2 >= 0) {
-		w2 = resolve((int)arg(a, op->dirfd2), (const char *)a[(int)op->path2], 0, &t2);
+		w2 = lexical_resolve((int)arg(a, op->dirfd2), (const char *)a[(int)op->path2], &t2);
 		if (w2 == W_ERROR)
 			return t2.err;
 		if (w2 == W_OUTSIDE || w2 == W_TREE)
@@ -1264,7 +1511,7 @@ static long do_rename(long nr, long *a, const struct rt_op *op, enum where w, st
 	struct target t2;
 	enum where w2;
 
-	w2 = resolve((int)arg(a, op->dirfd2), (const char *)a[(int)op->path2], 0, &t2);
+	w2 = lexical_resolve((int)arg(a, op->dirfd2), (const char *)a[(int)op->path2], &t2);
 	if (w2 == W_ERROR)
 		return t2.err;
 	if (w != W_TREE && w2 != W_TREE)
@@ -1286,7 +1533,7 @@ static long do_link(long nr, long *a, const struct rt_op *op, enum where w, stru
 	struct target t2;
 	enum where w2;
 
-	w2 = resolve((int)arg(a, op->dirfd2), (const char *)a[(int)op->path2], 0, &t2);
+	w2 = lexical_resolve((int)arg(a, op->dirfd2), (const char *)a[(int)op->path2], &t2);
 	if (w2 == W_ERROR)
 		return t2.err;
 	if ((w != W_TREE && w2 != W_TREE) || (flags & AT_EMPTY_PATH_))
@@ -1371,8 +1618,8 @@ static int tree_dir(int fd, char *buf)
 	uint32_t kernel = 0;
 
 	if (fd == AT_FDCWD_)
-		return cwd_get(buf, &kernel) && !kernel;
-	return dirfd_get(fd, buf) != 0;
+		return cwd_get(buf, &kernel, NULL, NULL) && !kernel;
+	return dirfd_get(fd, buf, NULL) != 0;
 }
 
 /* A call whose path lies in a tree, made through its grant. */
@@ -1468,6 +1715,9 @@ static long through_grant(const struct rt_op *op, long nr, long *a, struct targe
 {
 	long ret = grant_call(op, nr, a, t);
 
+	if (ret == E(EXDEV_) && t->kernel_first)
+		return ret;	/* the caller takes it again as its path reads */
+
 	if (ret == E(EXDEV_) && op->op != OP_CHDIR)
 		return pass_abs(nr, a, op, W_TREE, t);
 	/*
@@ -1496,7 +1746,7 @@ static int learn_dirfd(int fd)
 	long len;
 	int grant, v;
 
-	if (fd < 0 || fd >= RT_FD_MAX || dirfd_get(fd, buf))
+	if (fd < 0 || fd >= RT_FD_MAX || dirfd_get(fd, buf, NULL))
 		return 0;
 	memcpy(link, self_fd, n);
 	for (v = fd; v || !k; v /= 10)
@@ -1513,7 +1763,8 @@ static int learn_dirfd(int fd)
 	grant = grant_of(buf, (size_t)len, &rel);
 	if (grant < 0)
 		return 0;
-	dirfd_put(fd, grant, &st, buf, dir_len(buf, (size_t)len));
+	dirfd_put(fd, grant, &st, buf, dir_len(buf, (size_t)len),
+		  (SC2(__NR_fcntl, fd, F_GETFL) & O_CRED_ALLOW_) != 0);
 	return 1;
 }
 
@@ -1570,16 +1821,27 @@ static long redirect_once(const struct rt_op *op, long nr, long *a)
 		return ret == -1 ? same_call(nr, a) : ret;
 	}
 	if (nr == __NR_fchdir) {
-		ret = (long)dirfd_get((int)a[0], t.buf);
-		if (ret) {
-			cwd_set(t.buf, (size_t)ret, 0);
-			return 0;
+		uint32_t lends = 0;
+		size_t len = dirfd_get((int)a[0], t.buf, &lends);
+
+		if (!len) {
+			ret = same_call(nr, a);
+			/* One not seen opened (a dup): the kernel refused it; its /proc link tells. */
+			if (ret != E(EPERM_) || !learn_dirfd((int)a[0])) {
+				if (ret == 0)
+					kernel_cwd(NULL);
+				return ret;
+			}
+			len = dirfd_get((int)a[0], t.buf, &lends);
+			if (!len)
+				return ret;
 		}
-		ret = same_call(nr, a);
-		if (ret == 0)
-			kernel_cwd(NULL);
-		return ret;
+		if (!lends)
+			lends = (uint32_t)dirfd_lender((int)a[0], t.buf, len);
+		cwd_set(t.buf, len, 0, lends ? cwd_lender(a[0]) : -1, lends == RT_DEEP);
+		return 0;
 	}
+
 	if (nr == __NR_fchmod)
 		return do_fchmod(a);
 	if (!op)
@@ -1633,6 +1895,15 @@ static long redirect_once(const struct rt_op *op, long nr, long *a)
 	}
 	w = resolve((int)arg(a, op->dirfd), (const char *)a[(int)op->path],
 		    (flags & AT_EMPTY_PATH_) != 0, &t);
+	/* Two names on one grant's fd, or a call made by its path: as the paths read. */
+	if (t.kernel_first && (op->op == OP_RENAME || op->op == OP_LINK || op->op == OP_PASS_ABS))
+		w = lexical(&t);
+	if (w == W_TREE && t.kernel_first) {
+		ret = through_grant(op, nr, a, &t);
+		if (ret != E(EXDEV_))
+			return ret;
+		w = lexical(&t);	/* it left the tree on the way: as the path reads */
+	}
 	if (w == W_ERROR)
 		return t.err;
 	if (op->op == OP_CHDIR && w != W_TREE) {
@@ -1995,9 +2266,11 @@ HIDDEN long rt_arm(void)
 		.mask = ~SIGBIT(SIGSYS_),
 	};
 	char buf[RT_PATH_MAX];
+	struct target start;
 	const char *rel;
 	size_t len = rt_strnlen(rt_conf.cwd, RT_PATH_MAX - 1);
 	uint32_t i;
+	long fd;
 
 	rt_state.mem_pid = (int32_t)SC0(__NR_getpid);
 	memcpy(rt_state.exe, rt_conf.exe, sizeof(rt_state.exe));
@@ -2008,15 +2281,21 @@ HIDDEN long rt_arm(void)
 		const struct rt_grant *g = &rt_conf.grants[i];
 
 		if (SC2(__NR_fstat, g->fd, &st) == 0)
-			dirfd_put(g->fd, (int)i, &st, g->path, g->len);
+			dirfd_put(g->fd, (int)i, &st, g->path, g->len, 1);
 	}
 	/* Started with the working directory in a tree: the program's is emulated from here. */
 	memcpy(buf, rt_conf.cwd, len + 1);
 	len = normalise(buf, len, NULL);
-	if (buf[0] == '/' && grant_of(buf, len, &rel) >= 0)
-		cwd_set(buf, dir_len(buf, len), 0);
-	else
+	if (buf[0] == '/' && (start.grant = grant_of(buf, len, &rel)) >= 0) {
+		start.fd = rt_conf.grants[start.grant].fd;
+		start.rel = rel;
+		fd = tree_open(&start, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_CRED_ALLOW_, 0, 0);
+		cwd_set(buf, dir_len(buf, len), 0, fd < 0 ? -1 : cwd_lender(fd), 0);
+		if (fd >= 0)
+			SC1(__NR_close, fd);
+	} else {
 		kernel_cwd(buf);
+	}
 	rt_exec_arm();
 	return SC4(__NR_rt_sigaction, SIGSYS_, &act, 0, 8);
 }

@@ -92,13 +92,27 @@ enum where {
 	W_ERROR,	/* *err */
 };
 
+/*
+ * Where a path leads. W_TREE: the call walks from fd (a grant, or a directory that lends:
+ * the working directory or the program's dirfd, kernel_first) to rel. A kernel-first walk
+ * that leaves the tree (EXDEV) is taken again as the path reads (lex, lex_rel, lex_grant:
+ * buf, made absolute and normalised).
+ */
 struct target {
 	int grant;
+	int fd;
 	const char *rel;
+	int kernel_first;
+	enum where lex;
+	int lex_grant;
+	const char *lex_rel;
 	long err;
 	size_t len;
 	char buf[RT_PATH_MAX];
 };
+
+/* A kernel-first target taken again as its path reads; returns where that leads. */
+HIDDEN enum where lexical(struct target *t);
 
 /*
  * Where (dirfd, path) leads, with the emulated working directory and the tracked directory

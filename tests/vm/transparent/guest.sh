@@ -48,6 +48,9 @@ for kind in dynamic static; do
 		"$kind: NEW.TXT, created by sandbox through its own path, is drive's (1001:1001), 3 bytes"
 	run "$kind dirops" $prog dirops
 	run "$kind attrs" $prog attrs
+	rm -rf $D/PA $D/PB $D/PC
+	run "$kind paths" $prog paths
+	rm -rf $D/PA $D/PB $D/PC
 	run "$kind openat2" $prog openat2
 	run "$kind threads" $prog threads
 	run "$kind stacks" $prog stacks

@@ -22,6 +22,12 @@
  *                       (ELOOP), unknown flag and resolve bits, mode without O_CREAT, a
  *                       longer struct (EINVAL, E2BIG); O_TMPFILE (EOPNOTSUPP); fstatat
  *                       and statx of a tree path with AT_EMPTY_PATH (the tree's file)
+ *   tp-probe paths      the path state the kernel keeps: a directory fd and the working
+ *                       directory follow renames (an impostor at the old name is not
+ *                       reached), "LINK/.." is the kernel's "..", getcwd names the moved
+ *                       directory and says ENOENT for a removed one, fchdir of a directory
+ *                       opened without O_DIRECTORY and of a dup, relative walks in a tree
+ *                       deeper than PATH_MAX
  *   tp-probe threads    8 threads opening and stating in the tree at once
  *   tp-probe stacks     trapped calls from a coroutine's 8 KiB stack and a raw clone's
  *                       8 KiB stack (the handler runs on the runtime's stacks, not these);
@@ -336,6 +342,143 @@ static void dirops(void)
 	e = err_of(fstatat(dfd, "..", &st, 0));
 	check(!e && st.st_uid == 0, "fstatat(tree's fd, \"..\") (%s)", strerror(e));
 	close(dfd);
+}
+
+/* Write text to dfd/name, a new file. */
+static int put_at(int dfd, const char *name, const char *text)
+{
+	int fd = openat(dfd, name, O_CREAT | O_WRONLY | O_TRUNC, 0600), e = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		e = errno ? errno : EIO;
+	close(fd);
+	return e;
+}
+
+/* What dfd/name holds ("" and the errno's name when it cannot be read). */
+static const char *read_at(int dfd, const char *name, char *buf, size_t size)
+{
+	int fd = openat(dfd, name, O_RDONLY);
+
+	if (fd < 0) {
+		snprintf(buf, size, "(%s)", strerror(errno));
+		return buf;
+	}
+	read_all(fd, buf, size);
+	close(fd);
+	return buf;
+}
+
+#define DEEP	40
+#define LONG_NAME "d123456789012345678901234567890123456789012345678901234567890123456789" \
+		  "0123456789012345678901234567890123456789012345678"
+
+/*
+ * The path state the kernel keeps for the program (issue 20, item 1): the runtime walks
+ * from the program's directory fds and working directory in the tree as the kernel's
+ * objects, not from their paths.
+ */
+static void paths(void)
+{
+	char buf[256], cwd[PATH_MAX];
+	int d, d2, d3, cur, i, e, chain[DEEP + 1];
+	struct stat st;
+	char *r;
+
+	/* A directory fd, then its name moved and an impostor put in its place. */
+	mkdir(T "/PA", 0700);
+	mkdir(T "/PA/sub", 0700);
+	put_at(AT_FDCWD, T "/PA/sub/f", "real");
+	d = open(T "/PA", O_RDONLY | O_DIRECTORY);
+	d2 = open(T "/PA", O_RDONLY);	/* python's os.open(dir): no O_DIRECTORY */
+	e = err_of(rename(T "/PA", T "/PB"));
+	mkdir(T "/PA", 0700);
+	mkdir(T "/PA/sub", 0700);
+	put_at(AT_FDCWD, T "/PA/sub/f", "impostor");
+	check(d >= 0 && !e && !strcmp(read_at(d, "sub/f", buf, sizeof(buf)), "real"),
+	      "a directory fd whose name moved: openat reaches its own file, not the impostor "
+	      "at its old name (%s)", buf);
+	check(d2 >= 0 && !strcmp(read_at(d2, "sub/f", buf, sizeof(buf)), "real"),
+	      "the same, opened without O_DIRECTORY (%s)", buf);
+	e = err_of(fstatat(d, "../PB/sub/f", &st, 0));
+	check(!e && st.st_size == 4, "fstatat(d, \"../PB/sub/f\"): \"..\" from it is the tree (%s)",
+	      strerror(e));
+
+	/* fchdir to a directory opened without O_DIRECTORY, and to a dup of one. */
+	d3 = dup(d2);
+	e = err_of(fchdir(d3));
+	check(!e && !strcmp(read_at(AT_FDCWD, "sub/f", buf, sizeof(buf)), "real"),
+	      "fchdir to a dup of it, then a relative open (%s, %s)", strerror(e), buf);
+	r = getcwd(cwd, sizeof(cwd));
+	check(r && !strcmp(cwd, T "/PB"), "getcwd names where it is now: %s", r ? cwd : "NULL");
+	close(d3);
+	e = err_of(rename(T "/PB", T "/PC"));
+	check(!e && !strcmp(read_at(AT_FDCWD, "sub/f", buf, sizeof(buf)), "real"),
+	      "the working directory renamed: a relative open still reaches it (%s)", buf);
+	r = getcwd(cwd, sizeof(cwd));
+	check(r && !strcmp(cwd, T "/PC"), "getcwd after the rename: %s", r ? cwd : "NULL");
+
+	/* "LINK/..": the kernel's "..", from the link's target, not the lexical one. */
+	mkdir("x", 0700);
+	mkdir("x/y", 0700);
+	put_at(AT_FDCWD, "x/f", "physical");
+	put_at(AT_FDCWD, "f", "lexical");
+	symlink("x/y", "L");
+	check(!strcmp(read_at(AT_FDCWD, "L/../f", buf, sizeof(buf)), "physical"),
+	      "\"L/../f\" from the working directory, L -> x/y: x/f, as the kernel (%s)", buf);
+	check(!strcmp(read_at(d, "L/../f", buf, sizeof(buf)), "physical"),
+	      "the same from a directory fd (%s)", buf);
+
+	/* getcwd in a removed directory: ENOENT, as the kernel says. */
+	mkdir("gone", 0700);
+	e = err_of(chdir("gone"));
+	rmdir(T "/PC/gone");
+	errno = 0;
+	r = getcwd(cwd, sizeof(cwd));
+	check(!e && !r && errno == ENOENT, "getcwd in a removed directory: ENOENT (%s, %s)",
+	      r ? cwd : "NULL", strerror(errno));
+	chdir("/");
+	close(d);
+	close(d2);
+
+	/* A tree deeper than PATH_MAX, walked by directory fds and fchdir; then removed so. */
+	mkdir(T "/PD", 0700);
+	chain[0] = open(T "/PD", O_RDONLY | O_DIRECTORY);
+	for (i = 0, e = chain[0] < 0 ? errno : 0; i < DEEP && !e; i++) {
+		e = err_of(mkdirat(chain[i], LONG_NAME, 0700));
+		if (e == EEXIST)
+			e = 0;	/* left by the run before */
+		chain[i + 1] = e ? -1 : openat(chain[i], LONG_NAME, O_RDONLY | O_DIRECTORY);
+		if (!e && chain[i + 1] < 0)
+			e = errno;
+	}
+	check(!e, "%d directories of 120 bytes, each made and opened from the one above: %d "
+	      "deep (%s)", DEEP, i, strerror(e));
+	if (e)
+		return;
+	cur = chain[DEEP];
+	e = put_at(cur, "f", "deep");
+	check(!e && !strcmp(read_at(cur, "f", buf, sizeof(buf)), "deep"),
+	      "a file past PATH_MAX, made and read from its directory's fd (%s, %s)",
+	      strerror(e), buf);
+	e = err_of(fstatat(cur, "../" LONG_NAME "/f", &st, 0));
+	check(!e && st.st_size == 4, "fstatat(\"../NAME/f\") there (%s)", strerror(e));
+	e = err_of(fchdir(cur));
+	check(!e && !strcmp(read_at(AT_FDCWD, "f", buf, sizeof(buf)), "deep"),
+	      "fchdir there, then a relative open (%s, %s)", strerror(e), buf);
+	e = err_of(syscall(SYS_getcwd, cwd, sizeof(cwd)));
+	check(e == ENAMETOOLONG, "the getcwd system call there: ENAMETOOLONG, as the kernel's "
+	      "(%s)", strerror(e));
+	chdir("/");
+	e = err_of(unlinkat(cur, "f", 0));
+	for (i = DEEP; i > 0 && !e; i--) {
+		close(chain[i]);
+		e = err_of(unlinkat(chain[i - 1], LONG_NAME, AT_REMOVEDIR));
+	}
+	close(chain[0]);
+	check(!e && !rmdir(T "/PD"), "removed again from the directory fds (%s)", strerror(e));
 }
 
 /* The other names of a file's mode and times: /proc/self/fd/N, futimesat(fd, NULL). */
@@ -1247,6 +1390,8 @@ int main(int argc, char **argv)
 		dirops();
 	else if (!strcmp(what, "attrs"))
 		attrs();
+	else if (!strcmp(what, "paths"))
+		paths();
 	else if (!strcmp(what, "openat2"))
 		openat2_guards();
 	else if (!strcmp(what, "threads"))
@@ -1303,7 +1448,7 @@ int main(int argc, char **argv)
 		sethostname("x", 1);
 		printf("still alive\n");
 	} else {
-		fprintf(stderr, "usage: tp-probe files|dirops|attrs|openat2|threads|stacks|masks|faults|altstack|spawn|sigsys|exempt|fork|exec|exec-static|"
+		fprintf(stderr, "usage: tp-probe files|dirops|attrs|paths|openat2|threads|stacks|masks|faults|altstack|spawn|sigsys|exempt|fork|exec|exec-static|"
 			"exec-threads|exec-cat|exec-script|deny|kill\n");
 		return 2;
 	}
