@@ -58,7 +58,10 @@ _Static_assert(sizeof(stack_t) == 24 && offsetof(stack_t, ss_flags) == 8 &&
 	       offsetof(stack_t, ss_size) == 16 && SS_ONSTACK == 1 && SS_DISABLE == 2,
 	       "stack_t, as struct rt_altstack");
 
-/* The calls the runtime looks at for transparent grants (its table in src/rt/redirect_rt.c). */
+/*
+ * The calls the runtime looks at for transparent grants (its table in src/rt/redirect_rt.c);
+ * close_range, made around the runtime's own descriptors (do_close_range).
+ */
 static const char *const path_calls[] = {
 	"open", "openat", "creat", "openat2", "stat", "lstat", "newfstatat", "statx", "access",
 	"faccessat", "faccessat2", "readlink", "readlinkat", "chdir", "fchdir", "getcwd",
@@ -66,7 +69,7 @@ static const char *const path_calls[] = {
 	"unlink", "unlinkat", "rmdir", "rename", "renameat", "renameat2", "link", "linkat",
 	"symlink", "symlinkat", "chmod", "fchmodat", "fchmodat2", "fchmod", "chown", "lchown",
 	"fchownat", "utime", "utimes", "futimesat", "utimensat", "mknod", "mknodat", "setxattr",
-	"lsetxattr", "removexattr", "lremovexattr", "statfs", "inotify_add_watch",
+	"lsetxattr", "removexattr", "lremovexattr", "statfs", "inotify_add_watch", "close_range",
 };
 
 /*
@@ -99,7 +102,7 @@ static const struct {
 	{ "renameat2", "renameat" }, { "getcwd", "chdir" }, { "getcwd", "fchdir" },
 	{ "fchmodat2", "chmod" }, { "fchmodat2", "fchmodat" }, { "fchmodat2", "fchmod" },
 	{ "utimensat", "utime" }, { "utimensat", "utimes" }, { "utimensat", "futimesat" },
-	{ "linkat", "link" }, { "clone", "vfork" },
+	{ "linkat", "link" }, { "clone", "vfork" }, { "close_range", "close_range" },
 };
 
 /*

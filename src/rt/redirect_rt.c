@@ -746,14 +746,12 @@ static void kernel_cwd(const char *path)
 }
 
 /*
- * The path of a tracked directory fd (still the same inode), or 0; *lends (when asked):
- * whether the fd lends, so that walks relative to it start there.
+ * What the runtime recorded at fd's number (its path, whether it lends, the inode), whether
+ * or not the fd is still that directory; 0: nothing.
  */
-static size_t dirfd_get(int fd, char *buf, uint32_t *lends)
+static size_t dirfd_entry(int fd, char *buf, uint32_t *lends, uint64_t *dev, uint64_t *ino)
 {
 	struct rt_dirfd *d;
-	struct rt_stat st;
-	uint64_t dev, ino;
 	uint32_t s, l;
 	size_t len;
 
@@ -766,16 +764,29 @@ static size_t dirfd_get(int fd, char *buf, uint32_t *lends)
 		len = d->grant < 0 ? 0 : d->len;
 		if (len >= sizeof(d->path))
 			len = 0;
-		dev = d->dev;
-		ino = d->ino;
+		*dev = d->dev;
+		*ino = d->ino;
 		l = d->lends;
 		memcpy(buf, d->path, len);
 	} while (seq_read_retry(&d->seq, s));
-	if (!len || SC2(__NR_fstat, fd, &st) < 0 || st.dev != dev || st.ino != ino)
-		return 0;
 	buf[len] = '\0';
 	if (lends)
 		*lends = l;
+	return len;
+}
+
+/*
+ * The path of a tracked directory fd (still the same inode), or 0; *lends (when asked):
+ * whether the fd lends, so that walks relative to it start there.
+ */
+static size_t dirfd_get(int fd, char *buf, uint32_t *lends)
+{
+	struct rt_stat st;
+	uint64_t dev, ino;
+	size_t len = dirfd_entry(fd, buf, lends, &dev, &ino);
+
+	if (!len || SC2(__NR_fstat, fd, &st) < 0 || st.dev != dev || st.ino != ino)
+		return 0;
 	return len;
 }
 
@@ -1366,6 +1377,51 @@ static long do_getcwd(char *ubuf, unsigned long size)
 	return (long)len + 1;
 }
 
+/*
+ * close_range from the program (glibc's closefrom, python's subprocess in the child before
+ * its exec): made around the runtime's own descriptors, which stay open, the grants' (a
+ * grant of exec = keep is there for the programs the program execs) and the working
+ * directory's lender; the program is told the whole range is closed, as a closed grant would
+ * only take the tree from it. The first error is the answer.
+ */
+static long do_close_range(const long *a)
+{
+	unsigned int lo = (unsigned int)a[0], hi = (unsigned int)a[1], keep[RT_MAX_GRANTS + 1];
+	unsigned int n = 0, i, j, v;
+	char buf[RT_PATH_MAX];
+	uint32_t kernel = 0, lends = 0;
+	int cwd = -1;
+	long r = 0, e;
+
+	if (lo > hi)
+		return SC3(__NR_close_range, a[0], a[1], a[2]);	/* EINVAL */
+	for (i = 0; i < rt_conf.ngrants && i < RT_MAX_GRANTS; i++) {
+		v = (unsigned int)rt_conf.grants[i].fd;
+		if (!rt_grant_closed(i) && v >= lo && v <= hi)
+			keep[n++] = v;
+	}
+	if (cwd_get(buf, &kernel, &cwd, &lends) && cwd >= 0 && (unsigned int)cwd >= lo &&
+	    (unsigned int)cwd <= hi)
+		keep[n++] = (unsigned int)cwd;
+	for (i = 1; i < n; i++) {	/* in order */
+		for (j = i, v = keep[i]; j > 0 && keep[j - 1] > v; j--)
+			keep[j] = keep[j - 1];
+		keep[j] = v;
+	}
+	for (i = 0; i < n; i++) {
+		if (keep[i] > lo) {
+			e = SC3(__NR_close_range, lo, keep[i] - 1, a[2]);
+			r = r ? r : e;
+		}
+		lo = keep[i] + 1;
+	}
+	if (!n || keep[n - 1] < hi) {
+		e = SC3(__NR_close_range, lo, hi, a[2]);
+		r = r ? r : e;
+	}
+	return r;
+}
+
 /* ---- the table of redirected calls ------------------------------------------------------ */
 
 /*
@@ -1733,38 +1789,39 @@ static long through_grant(const struct rt_op *op, long nr, long *a, struct targe
 /*
  * A directory fd the runtime does not know (a dup, one opened without O_DIRECTORY) that the
  * kernel refused a lookup from (EPERM: a borrowed directory starts no walk with the
- * program's own rights): its path, from its /proc/self/fd link (readlink works for it), is
- * learned if it lies in a tree. 1: learned, the call can be made again.
+ * program's own rights): learned if it lies in a tree, from a tracked fd of the same
+ * directory (the one it is a dup of, whose path may be too long for any link to say), else
+ * from its /proc/self/fd link. 1: learned, the call can be made again.
  */
 static int learn_dirfd(int fd)
 {
-	static const char self_fd[] = "/proc/self/fd/";
-	char link[32], num[12], buf[RT_PATH_MAX];
+	char buf[RT_PATH_MAX];
 	struct rt_stat st;
 	const char *rel;
-	size_t n = sizeof(self_fd) - 1, k = 0;
-	long len;
-	int grant, v;
+	uint32_t lends, twin = 0;
+	size_t len;
+	int i;
 
-	if (fd < 0 || fd >= RT_FD_MAX || dirfd_get(fd, buf, NULL))
+	if (fd < 0 || fd >= RT_FD_MAX || dirfd_get(fd, buf, NULL) ||
+	    SC2(__NR_fstat, fd, &st) < 0 || (st.mode & S_IFMT_) != S_IFDIR_)
 		return 0;
-	memcpy(link, self_fd, n);
-	for (v = fd; v || !k; v /= 10)
-		num[k++] = (char)('0' + v % 10);
-	while (k)
-		link[n++] = num[--k];
-	link[n] = '\0';
-	len = SC4(__NR_readlinkat, AT_FDCWD_, link, buf, sizeof(buf) - 1);
-	if (len <= 0 || buf[0] != '/' || SC2(__NR_fstat, fd, &st) < 0 ||
-	    (st.mode & S_IFMT_) != S_IFDIR_)
-		return 0;
-	buf[len] = '\0';
-	len = (long)normalise(buf, (size_t)len, NULL);
-	grant = grant_of(buf, (size_t)len, &rel);
-	if (grant < 0)
-		return 0;
-	dirfd_put(fd, grant, &st, buf, dir_len(buf, (size_t)len),
-		  (SC2(__NR_fcntl, fd, F_GETFL) & O_CRED_ALLOW_) != 0);
+	lends = (SC2(__NR_fcntl, fd, F_GETFL) & O_CRED_ALLOW_) != 0;
+	len = fd_path(fd, buf);
+	/* Too deep for a link: the same directory recorded at another number, even closed
+	 * since (a dup, then a close). */
+	for (i = 0; i < RT_FD_MAX && !len; i++) {
+		uint64_t dev, ino;
+		size_t n;
+
+		if (i == fd || rt_state.fds[i].ino != st.ino)
+			continue;
+		n = dirfd_entry(i, buf, &twin, &dev, &ino);
+		if (n && dev == st.dev && ino == st.ino)
+			len = n;
+	}
+	if (!len || (twin == RT_DEEP && !lends))
+		return 0;	/* a deep one's path is its tree's root: for the kernel's walks */
+	dirfd_put(fd, grant_of(buf, len, &rel), &st, buf, len, twin == RT_DEEP ? RT_DEEP : lends);
 	return 1;
 }
 
@@ -1844,6 +1901,8 @@ static long redirect_once(const struct rt_op *op, long nr, long *a)
 
 	if (nr == __NR_fchmod)
 		return do_fchmod(a);
+	if (nr == __NR_close_range)
+		return do_close_range(a);
 	if (!op)
 		return same_call(nr, a);
 	/* utimensat and futimesat with a NULL path are futimens, futimes: the file of the fd */

@@ -142,6 +142,14 @@ if [ -x /gnu/bin/cat ]; then
 	ok $([ ! -e $D/NEWDIR/MOVED ]; echo $?) "coreutils rm NEWDIR/MOVED ($out)"
 	out=$($CB --profile $P -- /gnu/bin/rm -r $D/NEWDIR 2>&1)
 	ok $([ ! -e $D/NEWDIR ]; echo $?) "coreutils rm -r NEWDIR ($out)"
+	# GNU find on a tree deeper than PATH_MAX: it walks by directory fds (fts).
+	run "deep tree made" $PROBE deep
+	out=$($CB --profile $P -- /gnu/bin/find $D/PD -name f 2>$O/err)
+	rc=$?
+	ok $([ $rc -eq 0 ] && [ "$(echo "$out" | wc -l)" = 1 ] && [ ${#out} -gt 4096 ]; echo $?) \
+		"GNU find $D/PD -name f, past PATH_MAX: exit $rc, ${#out} bytes: ${out##*/}"
+	grep -v 'called uname, denied' $O/err | sed 's/^/# find: /' | cut -c1-200
+	run "deep tree removed" $PROBE deep-clean
 else
 	echo "ok - coreutils # SKIP /gnu/bin missing"
 fi
@@ -164,9 +172,29 @@ if [ -x /usr/bin/python3.11 ]; then
 		"python3 os.mkdir (drive's), os.rename, os.remove, os.rmdir in the tree: $out"
 	ok $([ -f $D/PYDIR/B.TXT ] && [ "$(ls $D/PYDIR)" = B.TXT ] &&
 		[ "$(stat -c %u $D/PYDIR/B.TXT)" = 1001 ]; echo $?) "python3: as root, PYDIR holds B.TXT only"
+	# subprocess under exec = keep: a command, and one through the shell, in the tree.
+	rm -f $D/sub/SUBPROC.TXT
+	out=$($CB --profile $O/keep.ini -- /usr/bin/python3.11 -I -S \
+		/credbox/transparent/tp-subprocess.py 2>$O/err)
+	sed 's/^/# python stderr: /' $O/err
+	ok $([ "$out" = "0 nested hello
+0 NESTED.TXT SUBPROC.TXT" ] && [ "$(stat -c %u $D/sub/SUBPROC.TXT)" = 1001 ]; echo $?) \
+		"python3 subprocess.run of cat, and of a shell command line, from a working directory in the tree: $(echo $out)"
 else
 	echo "ok - python3 # SKIP /usr/bin/python3.11 missing"
 fi
+
+# Shell scripts as the program (exec = keep): cd, a redirection, commands it starts.
+for sh in /gnu/bin/bash /bin/sh; do
+	name=${sh##*/}
+	[ -x $sh ] || { echo "ok - $name script # SKIP $sh missing"; continue; }
+	rm -f $D/sub/$name.TXT
+	out=$($CB --profile $O/keep.ini -- $sh /credbox/transparent/tp-script.sh $name 2>$O/err)
+	sed 's/^/# script stderr: /' $O/err
+	ok $([ "$(echo $out)" = "nested from $name NESTED.TXT $name.TXT" ] &&
+		[ "$(stat -c %u $D/sub/$name.TXT)" = 1001 ]; echo $?) \
+		"a $name script: cd into the tree, cat, a redirection, ls: $(echo $out)"
+done
 # Debian's DOSBox, unmodified (conf/dosbox.ini).
 sh /credbox/transparent/dosbox-session.sh >$O/dosbox 2>&1
 sed -e '/^ok - /b' -e '/^not ok - /b' -e 's/^/# /' $O/dosbox

@@ -28,6 +28,8 @@
  *                       directory and says ENOENT for a removed one, fchdir of a directory
  *                       opened without O_DIRECTORY and of a dup, relative walks in a tree
  *                       deeper than PATH_MAX
+ *   tp-probe deep       makes drive/PD, a tree deeper than PATH_MAX, with a file f at its
+ *                       bottom (for find); deep-clean removes it
  *   tp-probe threads    8 threads opening and stating in the tree at once
  *   tp-probe stacks     trapped calls from a coroutine's 8 KiB stack and a raw clone's
  *                       8 KiB stack (the handler runs on the runtime's stacks, not these);
@@ -376,6 +378,42 @@ static const char *read_at(int dfd, const char *name, char *buf, size_t size)
 		  "0123456789012345678901234567890123456789012345678"
 
 /*
+ * T/PD/NAME/NAME/... DEEP levels, deeper than PATH_MAX, each made and opened from the fd of
+ * the one above (chain[0] is PD, chain[DEEP] the deepest); what a run before left is reused.
+ */
+static int deep_make(int *chain)
+{
+	int i, e;
+
+	mkdir(T "/PD", 0700);
+	chain[0] = open(T "/PD", O_RDONLY | O_DIRECTORY);
+	for (i = 0, e = chain[0] < 0 ? errno : 0; i < DEEP && !e; i++) {
+		e = err_of(mkdirat(chain[i], LONG_NAME, 0700));
+		if (e == EEXIST)
+			e = 0;
+		chain[i + 1] = e ? -1 : openat(chain[i], LONG_NAME, O_RDONLY | O_DIRECTORY);
+		if (!e && chain[i + 1] < 0)
+			e = errno;
+	}
+	return e;
+}
+
+/* Remove what deep_make made (and a file f at the bottom), bottom up, from the fds. */
+static int deep_remove(int *chain)
+{
+	int i, e = err_of(unlinkat(chain[DEEP], "f", 0));
+
+	if (e == ENOENT)
+		e = 0;
+	for (i = DEEP; i > 0 && !e; i--) {
+		close(chain[i]);
+		e = err_of(unlinkat(chain[i - 1], LONG_NAME, AT_REMOVEDIR));
+	}
+	close(chain[0]);
+	return e ? e : err_of(rmdir(T "/PD"));
+}
+
+/*
  * The path state the kernel keeps for the program (issue 20, item 1): the runtime walks
  * from the program's directory fds and working directory in the tree as the kernel's
  * objects, not from their paths.
@@ -383,7 +421,7 @@ static const char *read_at(int dfd, const char *name, char *buf, size_t size)
 static void paths(void)
 {
 	char buf[256], cwd[PATH_MAX];
-	int d, d2, d3, cur, i, e, chain[DEEP + 1];
+	int d, d2, d3, cur, e, chain[DEEP + 1];
 	struct stat st;
 	char *r;
 
@@ -444,18 +482,9 @@ static void paths(void)
 	close(d2);
 
 	/* A tree deeper than PATH_MAX, walked by directory fds and fchdir; then removed so. */
-	mkdir(T "/PD", 0700);
-	chain[0] = open(T "/PD", O_RDONLY | O_DIRECTORY);
-	for (i = 0, e = chain[0] < 0 ? errno : 0; i < DEEP && !e; i++) {
-		e = err_of(mkdirat(chain[i], LONG_NAME, 0700));
-		if (e == EEXIST)
-			e = 0;	/* left by the run before */
-		chain[i + 1] = e ? -1 : openat(chain[i], LONG_NAME, O_RDONLY | O_DIRECTORY);
-		if (!e && chain[i + 1] < 0)
-			e = errno;
-	}
-	check(!e, "%d directories of 120 bytes, each made and opened from the one above: %d "
-	      "deep (%s)", DEEP, i, strerror(e));
+	e = deep_make(chain);
+	check(!e, "%d directories of 120 bytes, each made and opened from the one above (%s)",
+	      DEEP, strerror(e));
 	if (e)
 		return;
 	cur = chain[DEEP];
@@ -472,13 +501,8 @@ static void paths(void)
 	check(e == ENAMETOOLONG, "the getcwd system call there: ENAMETOOLONG, as the kernel's "
 	      "(%s)", strerror(e));
 	chdir("/");
-	e = err_of(unlinkat(cur, "f", 0));
-	for (i = DEEP; i > 0 && !e; i--) {
-		close(chain[i]);
-		e = err_of(unlinkat(chain[i - 1], LONG_NAME, AT_REMOVEDIR));
-	}
-	close(chain[0]);
-	check(!e && !rmdir(T "/PD"), "removed again from the directory fds (%s)", strerror(e));
+	e = deep_remove(chain);
+	check(!e, "removed again from the directory fds (%s)", strerror(e));
 }
 
 /* The other names of a file's mode and times: /proc/self/fd/N, futimesat(fd, NULL). */
@@ -1392,6 +1416,17 @@ int main(int argc, char **argv)
 		attrs();
 	else if (!strcmp(what, "paths"))
 		paths();
+	else if (!strcmp(what, "deep")) {
+		int chain[DEEP + 1], e = deep_make(chain);
+
+		e = e ? e : put_at(chain[DEEP], "f", "deep");
+		check(!e, "a tree deeper than PATH_MAX made, f at its bottom (%s)", strerror(e));
+	} else if (!strcmp(what, "deep-clean")) {
+		int chain[DEEP + 1], e = deep_make(chain);
+
+		e = e ? e : deep_remove(chain);
+		check(!e, "the tree deeper than PATH_MAX removed (%s)", strerror(e));
+	}
 	else if (!strcmp(what, "openat2"))
 		openat2_guards();
 	else if (!strcmp(what, "threads"))
@@ -1448,7 +1483,7 @@ int main(int argc, char **argv)
 		sethostname("x", 1);
 		printf("still alive\n");
 	} else {
-		fprintf(stderr, "usage: tp-probe files|dirops|attrs|paths|openat2|threads|stacks|masks|faults|altstack|spawn|sigsys|exempt|fork|exec|exec-static|"
+		fprintf(stderr, "usage: tp-probe files|dirops|attrs|paths|deep|deep-clean|openat2|threads|stacks|masks|faults|altstack|spawn|sigsys|exempt|fork|exec|exec-static|"
 			"exec-threads|exec-cat|exec-script|deny|kill\n");
 		return 2;
 	}
