@@ -849,6 +849,71 @@ static int dirfd_lender(int fd, const char *path, size_t len)
 	return 1;
 }
 
+/* The next component of *p past "/" and "." ones, its length in *n; NULL at the end. */
+static const char *component(const char **p, size_t *n)
+{
+	const char *c;
+
+	for (;;) {
+		while (**p == '/')
+			(*p)++;
+		if (!**p)
+			return NULL;
+		c = *p;
+		while (**p && **p != '/')
+			(*p)++;
+		*n = (size_t)(*p - c);
+		if (*n != 1 || c[0] != '.')
+			return c;
+	}
+}
+
+/*
+ * An absolute path whose part past a tree's own components has a ".." ("T/L/../f"): that
+ * part as written, for the kernel to walk from the grant, where ".." after a symbolic link
+ * is the parent of its target, as without the grant; *grant: the tree's (the longest one
+ * that matches). NULL when there is none, or a ".." comes before the tree is reached or
+ * climbs above it as written ("T/../x", which DOSBox stats): then the path is taken as it
+ * reads.
+ */
+static const char *raw_rel(const char *path, int *grant)
+{
+	const char *best = NULL, *rest, *c, *g, *gc;
+	size_t n, gn, blen = 0, depth = 0;
+	uint32_t i;
+	int dots = 0;
+
+	for (i = 0; i < rt_conf.ngrants && i < RT_MAX_GRANTS; i++) {
+		if (rt_grant_closed(i) || (best && rt_conf.grants[i].len <= blen))
+			continue;
+		rest = path;
+		g = rt_conf.grants[i].path;
+		while ((gc = component(&g, &gn)) != NULL) {
+			c = component(&rest, &n);
+			if (!c || n != gn || memcmp(c, gc, n) || (n == 2 && c[0] == '.' && c[1] == '.'))
+				break;
+		}
+		if (gc)
+			continue;
+		best = rest;
+		blen = rt_conf.grants[i].len;
+		*grant = (int)i;
+	}
+	if (!best)
+		return NULL;
+	for (rest = best; (c = component(&rest, &n)) != NULL;) {
+		if (n != 2 || c[0] != '.' || c[1] != '.')
+			depth++;
+		else if (depth-- == 0)
+			return NULL;	/* above the tree as written: taken as the path reads */
+		else
+			dots = 1;
+	}
+	while (*best == '/')
+		best++;
+	return dots ? best : NULL;
+}
+
 /*
  * A relative path from a directory that lends (the working directory, or the program's dirfd
  * in a tree): the kernel walks it from there, beneath the root of the grant it was lent
@@ -901,7 +966,9 @@ enum where resolve(int dirfd, const char *path, int empty_ok, struct target *t)
 {
 	size_t len, base = 0;
 	uint32_t kernel = 0, lends = 0;
-	int left = 0, lender = -1;
+	int left = 0, lender = -1, grant;
+	const char *raw;
+	enum where w;
 
 	t->kernel_first = 0;
 	if (!path)
@@ -949,16 +1016,29 @@ enum where resolve(int dirfd, const char *path, int empty_ok, struct target *t)
 	t->grant = grant_of(t->buf, t->len, &t->rel);
 	if (t->grant >= 0) {
 		t->fd = rt_conf.grants[t->grant].fd;
+		w = W_TREE;
+	} else if (kernel && !left) {
+		return W_PASS;	/* from the kernel's working directory, and out of the trees */
+	} else {
+		/*
+		 * Out of every tree, but by a ".." from inside one ("drive/.."): the kernel's
+		 * walk of the path as given would cross the tree with the program's own rights;
+		 * the path it leads to is the answer.
+		 */
+		w = base || left ? W_OUTSIDE : W_PASS;
+	}
+	if (!base && left && (raw = raw_rel(path, &grant)) != NULL) {
+		/* An absolute path with ".." past a tree's own part: the kernel walks that part. */
+		t->kernel_first = 1;
+		t->lex = w;
+		t->lex_grant = t->grant;
+		t->lex_rel = t->rel;
+		t->grant = grant;
+		t->fd = rt_conf.grants[grant].fd;
+		t->rel = raw;
 		return W_TREE;
 	}
-	/*
-	 * Out of every tree, but by a ".." from inside one ("drive/.."): the kernel's walk of
-	 * the path as given would cross the tree with the program's own rights; the path it
-	 * leads to is the answer.
-	 */
-	if (kernel && !left)
-		return W_PASS;	/* from the kernel's working directory, and out of the trees */
-	return base || left ? W_OUTSIDE : W_PASS;
+	return w;
 }
 
 /*
@@ -1039,12 +1119,21 @@ static void track_dir(long fd, const struct target *t, uint32_t lends)
 {
 	const struct rt_grant *g = &rt_conf.grants[t->grant];
 	size_t len = dir_len(t->buf, t->len);
+	char buf[RT_PATH_MAX];
 	struct rt_stat st;
 
 	if (fd < 0 || SC2(__NR_fstat, fd, &st) != 0 || (st.mode & S_IFMT_) != S_IFDIR_)
 		return;
+	/*
+	 * Found by the kernel where the path, read lexically, leaves the tree ("L/.." with L a
+	 * link deeper in it): the path the kernel has for it.
+	 */
+	if (t->kernel_first && t->lex == W_OUTSIDE && (len = fd_path((int)fd, buf)) != 0) {
+		dirfd_put((int)fd, t->grant, &st, buf, len, lends);
+		return;
+	}
 	/* A lender deeper than a path can say: kept by its tree, for the kernel's walks. */
-	if (lends && ((t->kernel_first && t->lex == W_ERROR) ||
+	if (lends && ((t->kernel_first && t->lex != W_TREE) ||
 		      len >= sizeof(rt_state.fds[0].path)))
 		dirfd_put((int)fd, t->grant, &st, g->path, g->len, RT_DEEP);
 	else

@@ -468,6 +468,12 @@ static void paths(void)
 	      "\"L/../f\" from the working directory, L -> x/y: x/f, as the kernel (%s)", buf);
 	check(!strcmp(read_at(d, "L/../f", buf, sizeof(buf)), "physical"),
 	      "the same from a directory fd (%s)", buf);
+	check(!strcmp(read_at(AT_FDCWD, T "/PC/L/../f", buf, sizeof(buf)), "physical"),
+	      "the same by an absolute path (%s)", buf);
+	d3 = open("L/..", O_RDONLY | O_DIRECTORY);
+	check(d3 >= 0 && !strcmp(read_at(d3, "f", buf, sizeof(buf)), "physical"),
+	      "a directory opened as \"L/..\" is x: its f (%s)", buf);
+	close(d3);
 
 	/* getcwd in a removed directory: ENOENT, as the kernel says. */
 	mkdir("gone", 0700);
