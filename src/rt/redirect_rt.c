@@ -269,19 +269,21 @@ static void write_end(uint32_t *seq, const uint64_t *saved)
 }
 
 /*
- * Whether len bytes at p can be read: FUTEX_WAIT reads a word of each page they span (EFAULT
- * where it cannot) and returns at once (another value: EAGAIN; the same: a timeout of zero).
- * A thread of the program unmapping the memory meanwhile only hurts the program.
+ * Whether len bytes at p can be read: FUTEX_CMP_REQUEUE reads the first word of each page
+ * they span (EFAULT where it cannot), compares it (EAGAIN, or 0) and requeues nobody; it
+ * never sleeps. (FUTEX_WAIT with a zero timeout slept when the word matched: a timer tick, 4
+ * ms, on a kernel without high-resolution timers, the timer slack on one with them.) A
+ * thread of the program unmapping the memory meanwhile only hurts the program.
  */
 int rt_readable(uintptr_t p, size_t len)
 {
-	static const struct { long sec, nsec; } now;
 	uintptr_t page = p & ~(PAGE_ - 1), end = p + len;
 
 	if (end < p)
 		return 0;
 	for (; page < end; page += PAGE_) {
-		if (SC4(__NR_futex, page, 128 /* FUTEX_WAIT_PRIVATE */, 0, &now) == E(EFAULT_))
+		if (SC6(__NR_futex, page, 4 | 128 /* FUTEX_CMP_REQUEUE_PRIVATE */, 0, 0, page,
+			0) == E(EFAULT_))
 			return 0;
 	}
 	return 1;

@@ -80,7 +80,6 @@
 #define ARCH_GET_FS_		0x1003
 #define PR_SET_NAME_		15
 #define MADV_WIPEONFORK_	18
-#define FUTEX_WAIT_PRIVATE_	128
 #define POLLNVAL_		0x20
 #define RSEQ_SIG_		0x53053053	/* glibc's on x86 */
 #define PAGE			4096UL
@@ -300,15 +299,14 @@ static int own_memory(void)
 	return owner == (int32_t)SC0(__NR_getpid);
 }
 
-/* Whether the page holding p can be read: FUTEX_WAIT reads it (EFAULT) and returns at once. */
+/* Whether the page holding p can be read (rt_readable), the last page found so cached. */
 static int readable(uintptr_t p, uintptr_t *checked)
 {
-	static const struct { long sec, nsec; } now;
 	uintptr_t page = p & ~(PAGE - 1);
 
 	if (page == *checked)
 		return 1;
-	if (SC4(__NR_futex, page, FUTEX_WAIT_PRIVATE_, 0, &now) == -EFAULT)
+	if (!rt_readable(page, 1))
 		return 0;
 	*checked = page;
 	return 1;
