@@ -594,14 +594,16 @@ static size_t cwd_get(char *buf, uint32_t *kernel, int *fd, uint32_t *lends)
 		memcpy(buf, c->path, len);
 	} while (seq_read_retry(&c->seq, s));
 	buf[len] = '\0';
+	if ((c->pid != pid || fd) && !fd_is(lender, dev, ino))
+		lender = -1;
 	/*
 	 * The child's own copy from now on: the parent may move while the child stays. Its fd
 	 * table is a copy too, with the same lender at the same number.
 	 */
 	if (c->pid != pid && len)
-		cwd_set(buf, len, *kernel, fd_is(lender, dev, ino) ? lender : -1, deep);
+		cwd_set(buf, len, *kernel, lender, deep);
 	if (fd) {
-		*fd = len && !*kernel && fd_is(lender, dev, ino) ? lender : -1;
+		*fd = len && !*kernel ? lender : -1;
 		*lends = *fd < 0 ? 0 : deep ? RT_DEEP : 1;
 	}
 	return len;
@@ -681,29 +683,60 @@ static int cwd_lender(long fd)
 	return high < 0 ? -1 : (int)high;
 }
 
+size_t rt_fd_link(char *buf, int fd)
+{
+	static const char self_fd[] = "/proc/self/fd/";
+	size_t n = sizeof(self_fd) - 1, k = 0;
+	char num[12];
+
+	memcpy(buf, self_fd, n);
+	for (; fd || !k; fd /= 10)
+		num[k++] = (char)('0' + fd % 10);
+	while (k)
+		buf[n++] = num[--k];
+	buf[n] = '\0';
+	return n;
+}
+
 /*
  * The path the kernel has for an open directory (its /proc/self/fd link: it follows renames),
  * normalised into buf; 0 when it cannot be read (no /proc), or names no place in a tree.
  */
 static size_t fd_path(int fd, char *buf)
 {
-	char link[32] = "/proc/self/fd/", num[12];
-	size_t n = 14, k = 0;
+	char link[RT_FD_LINK_MAX];
 	const char *rel;
 	long len;
-	int v;
 
-	for (v = fd; v || !k; v /= 10)
-		num[k++] = (char)('0' + v % 10);
-	while (k)
-		link[n++] = num[--k];
-	link[n] = '\0';
+	rt_fd_link(link, fd);
 	len = SC4(__NR_readlinkat, AT_FDCWD_, link, buf, RT_PATH_MAX - 1);
 	if (len <= 0 || buf[0] != '/')
 		return 0;
 	buf[len] = '\0';
 	len = (long)dir_len(buf, normalise(buf, (size_t)len, NULL));
 	return grant_of(buf, (size_t)len, &rel) >= 0 ? (size_t)len : 0;
+}
+
+static long tree_open(const struct target *t, long flags, long mode, uint64_t resolve);
+
+/*
+ * The directory t names, opened to lend and put at the runtime's own number (cwd_lender): a
+ * working directory's lender, or -1 when there is none; *opened: the open's error, else 0;
+ * *len (when path is given): the kernel's path for it (fd_path), 0 when unknown.
+ */
+static int cwd_open(const struct target *t, long *opened, char *path, size_t *len)
+{
+	long fd = tree_open(t, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_CRED_ALLOW_, 0, 0);
+	int lender;
+
+	*opened = fd < 0 ? fd : 0;
+	if (fd < 0)
+		return -1;
+	if (path)
+		*len = fd_path((int)fd, path);
+	lender = cwd_lender(fd);
+	SC1(__NR_close, fd);
+	return lender;
 }
 
 /* Whether a tree lies beneath the normalised absolute directory path p (not in one). */
@@ -812,14 +845,12 @@ static void dirfd_put(int fd, int grant, const struct rt_stat *st, const char *p
 	write_end(&d->seq, &saved);
 }
 
-static long tree_open(const struct target *t, long flags, long mode, uint64_t resolve);
-
 /*
  * A tracked directory fd that does not lend (opened without O_DIRECTORY, or learned from its
  * /proc link): made one that lends, by opening its path (the kernel's, else the one kept)
  * again so through its grant and putting that at its number, when the path still leads to
- * the same directory. The file
- * position (where a readdir is) and the status flags go with it. 1: it lends now.
+ * the same directory. The file position (where a readdir is) and the status flags go with
+ * it. 1: it lends now.
  */
 static int dirfd_lender(int fd, const char *path, size_t len)
 {
@@ -1167,11 +1198,6 @@ static long peek_open(const struct target *t, int nofollow)
 	return tree_open(t, O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0), 0, 0);
 }
 
-static long grant_fd(const struct target *t)
-{
-	return t->fd;
-}
-
 /*
  * The kernel's directory operations and lookups with the grant's credentials: the call itself
  * on the grant's fd with AT_CRED_INHERIT, beneath it (the kernel scopes the walk as
@@ -1182,8 +1208,8 @@ static long do_stat(const struct target *t, long nr, long flags, long mask, void
 {
 	flags = (flags & ~(long)AT_EMPTY_PATH_) | AT_CRED_INHERIT_;
 	if (nr == __NR_statx)
-		return SC5(__NR_statx, grant_fd(t), t->rel, flags, mask, buf);
-	return SC4(__NR_newfstatat, grant_fd(t), t->rel, buf, flags);
+		return SC5(__NR_statx, t->fd, t->rel, flags, mask, buf);
+	return SC4(__NR_newfstatat, t->fd, t->rel, buf, flags);
 }
 
 /*
@@ -1192,7 +1218,7 @@ static long do_stat(const struct target *t, long nr, long flags, long mask, void
  */
 static long do_access(const struct target *t, long mode, long flags)
 {
-	long ret = SC4(__NR_faccessat2, grant_fd(t), t->rel, mode,
+	long ret = SC4(__NR_faccessat2, t->fd, t->rel, mode,
 		       (flags & (AT_SYMLINK_NOFOLLOW_ | AT_EACCESS_)) | AT_CRED_INHERIT_);
 
 	if (ret == 0 && (mode & 2) && !rt_conf.grants[t->grant].rw)
@@ -1232,21 +1258,19 @@ static long do_mkdir(const struct target *t, long mode)
  */
 static long do_chdir(const struct target *t)
 {
-	long fd = tree_open(t, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_CRED_ALLOW_, 0, 0);
 	char buf[RT_PATH_MAX];
-	size_t len;
+	size_t len = 0;
+	long e;
+	int fd = cwd_open(t, &e, buf, &len);
 
-	if (fd < 0)
-		return fd;
-	len = fd_path((int)fd, buf);
+	if (e)
+		return e;
 	if (len)
-		cwd_set(buf, len, 0, cwd_lender(fd), 0);
+		cwd_set(buf, len, 0, fd, 0);
 	else if (t->kernel_first && t->lex == W_ERROR)
-		cwd_set(rt_conf.grants[t->grant].path, rt_conf.grants[t->grant].len, 0,
-			cwd_lender(fd), 1);
+		cwd_set(rt_conf.grants[t->grant].path, rt_conf.grants[t->grant].len, 0, fd, 1);
 	else
-		cwd_set(t->buf, dir_len(t->buf, t->len), 0, cwd_lender(fd), 0);
-	SC1(__NR_close, fd);
+		cwd_set(t->buf, dir_len(t->buf, t->len), 0, fd, 0);
 	return 0;
 }
 
@@ -1289,7 +1313,7 @@ static long do_xattr(const struct target *t, long nr, long a1, long a2, long a3)
  */
 static long do_chmod(const struct target *t, long mode, long flags)
 {
-	return SC4(__NR_fchmodat2, grant_fd(t), t->rel, mode,
+	return SC4(__NR_fchmodat2, t->fd, t->rel, mode,
 		   (flags & AT_SYMLINK_NOFOLLOW_) | AT_CRED_INHERIT_);
 }
 
@@ -1299,7 +1323,7 @@ struct rt_timespec {
 
 static long do_utimens(const struct target *t, const struct rt_timespec *ts, long flags)
 {
-	return SC4(__NR_utimensat, grant_fd(t), t->rel, ts,
+	return SC4(__NR_utimensat, t->fd, t->rel, ts,
 		   (flags & AT_SYMLINK_NOFOLLOW_) | AT_CRED_INHERIT_);
 }
 
@@ -1366,7 +1390,7 @@ static long do_xattr_set(const struct target *t, long nr)
 
 static long do_symlink(const char *target, const struct target *t)
 {
-	return SC4(NR_SYMLINKAT2, target, grant_fd(t), t->rel, AT_CRED_INHERIT_);
+	return SC4(NR_SYMLINKAT2, target, t->fd, t->rel, AT_CRED_INHERIT_);
 }
 
 /*
@@ -1665,7 +1689,7 @@ static long do_rename(long nr, long *a, const struct rt_op *op, enum where w, st
 		return w == W_PASS && w2 == W_PASS ? same_call(nr, a) : pass_abs(nr, a, op, w, t);
 	if (w != W_TREE || w2 != W_TREE || t2.grant != t->grant)
 		return E(EXDEV_);
-	return SC5(__NR_renameat2, grant_fd(t), t->rel, grant_fd(t), t2.rel,
+	return SC5(__NR_renameat2, t->fd, t->rel, t->fd, t2.rel,
 		   flags | AT_CRED_INHERIT_);
 }
 
@@ -1687,7 +1711,7 @@ static long do_link(long nr, long *a, const struct rt_op *op, enum where w, stru
 		return w == W_PASS && w2 == W_PASS ? same_call(nr, a) : pass_abs(nr, a, op, w, t);
 	if (w != W_TREE || w2 != W_TREE || t2.grant != t->grant)
 		return E(EXDEV_);
-	ret = SC5(__NR_linkat, grant_fd(t), t->rel, grant_fd(t), t2.rel,
+	ret = SC5(__NR_linkat, t->fd, t->rel, t->fd, t2.rel,
 		  (flags & AT_SYMLINK_FOLLOW_) | AT_CRED_INHERIT_);
 	/* A kernel without the lent linkat: the program's own call, as before. */
 	return ret == E(EINVAL_) ? pass_abs(nr, a, op, w, t) : ret;
@@ -1829,11 +1853,11 @@ static long grant_call(const struct rt_op *op, long nr, long *a, const struct ta
 	case OP_MKDIR:
 		return do_mkdir(t, op->dirfd < 0 ? a[1] : a[2]);
 	case OP_UNLINK:
-		return SC3(__NR_unlinkat, grant_fd(t), t->rel, AT_CRED_INHERIT_);
+		return SC3(__NR_unlinkat, t->fd, t->rel, AT_CRED_INHERIT_);
 	case OP_RMDIR:
-		return SC3(__NR_unlinkat, grant_fd(t), t->rel, AT_REMOVEDIR_ | AT_CRED_INHERIT_);
+		return SC3(__NR_unlinkat, t->fd, t->rel, AT_REMOVEDIR_ | AT_CRED_INHERIT_);
 	case OP_UNLINKAT:
-		return SC3(__NR_unlinkat, grant_fd(t), t->rel, a[2] | AT_CRED_INHERIT_);
+		return SC3(__NR_unlinkat, t->fd, t->rel, a[2] | AT_CRED_INHERIT_);
 	case OP_CHMOD:
 		return do_chmod(t, op->dirfd < 0 ? a[1] : a[2], op->flags < 0 ? 0 : a[3]);
 	case OP_UTIME:
@@ -2080,7 +2104,6 @@ static size_t put(char *buf, size_t at, size_t cap, const char *s)
 		buf[at++] = *s++;
 	return at;
 }
-
 
 /* "credbox: PROG called WHAT\n" on the program's fd 2. */
 void say(const char *what, const char *extra)
@@ -2420,7 +2443,7 @@ HIDDEN long rt_arm(void)
 	const char *rel;
 	size_t len = rt_strnlen(rt_conf.cwd, RT_PATH_MAX - 1);
 	uint32_t i;
-	long fd;
+	long e;
 
 	rt_state.mem_pid = (int32_t)SC0(__NR_getpid);
 	memcpy(rt_state.exe, rt_conf.exe, sizeof(rt_state.exe));
@@ -2439,10 +2462,8 @@ HIDDEN long rt_arm(void)
 	if (buf[0] == '/' && (start.grant = grant_of(buf, len, &rel)) >= 0) {
 		start.fd = rt_conf.grants[start.grant].fd;
 		start.rel = rel;
-		fd = tree_open(&start, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_CRED_ALLOW_, 0, 0);
-		cwd_set(buf, dir_len(buf, len), 0, fd < 0 ? -1 : cwd_lender(fd), 0);
-		if (fd >= 0)
-			SC1(__NR_close, fd);
+		start.kernel_first = 0;
+		cwd_set(buf, dir_len(buf, len), 0, cwd_open(&start, &e, NULL, NULL), 0);
 	} else {
 		kernel_cwd(buf);
 	}

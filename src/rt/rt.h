@@ -111,6 +111,10 @@ struct target {
 	char buf[RT_PATH_MAX];
 };
 
+/* "/proc/self/fd/N" written into buf (RT_FD_LINK_MAX bytes); returns its length. */
+#define RT_FD_LINK_MAX	32
+HIDDEN size_t rt_fd_link(char *buf, int fd);
+
 /* A kernel-first target taken again as its path reads; returns where that leads. */
 HIDDEN enum where lexical(struct target *t);
 

@@ -343,19 +343,18 @@ static int vector_ok(char *const *v)
 static long exec_path(const char *path, int dirfd, int flags, struct target *t,
 		      const char **out)
 {
-	static const char self_fd[] = "/proc/self/fd/";
 	enum where w;
+	size_t len;
 
 	/* /proc/self/exe names credbox: the program's own file is meant (rt_self_exe). */
 	if (rt_self_exe(path)) {
 		*out = rt_state.exe;
 		return 0;
 	}
+	/* The file is opened by its path, with the program's own rights: as the path reads. */
 	w = resolve(dirfd, path, (flags & AT_EMPTY_PATH_) != 0, t);
-	size_t n, len;
-	char num[12];
-	int fd = dirfd;
-
+	if (t->kernel_first)
+		w = lexical(t);
 	if (w == W_ERROR)
 		return t->err;
 	if (w != W_PASS || !path || path[0] == '/' || dirfd == AT_FDCWD_) {
@@ -363,17 +362,11 @@ static long exec_path(const char *path, int dirfd, int flags, struct target *t,
 		return 0;
 	}
 	/* Relative to an fd of the program's own: through /proc/self/fd, as fexecve. */
-	if (fd < 0)
+	if (dirfd < 0)
 		return -EBADF;
-	for (n = 0; fd || !n; fd /= 10)
-		num[n++] = (char)('0' + fd % 10);
-	len = strlen(path);
-	if (sizeof(self_fd) + n + 1 + len >= sizeof(t->buf))
+	len = rt_fd_link(t->buf, dirfd);
+	if (len + 1 + strlen(path) >= sizeof(t->buf))
 		return -ENAMETOOLONG;
-	memcpy(t->buf, self_fd, sizeof(self_fd) - 1);
-	len = sizeof(self_fd) - 1;
-	while (n)
-		t->buf[len++] = num[--n];
 	if (path[0]) {
 		t->buf[len++] = '/';
 		memcpy(t->buf + len, path, strlen(path) + 1);
@@ -788,16 +781,11 @@ static void unprepare(void)
 static void exe_of(const struct loader_image *img)
 {
 	const char *name = img->nscripts ? img->script[img->nscripts - 1].interp : img->execfn;
-	char link[32] = "/proc/self/fd/", num[12];
+	char link[RT_FD_LINK_MAX];
 	long fd = SC4(__NR_openat, AT_FDCWD_, name, O_PATH | O_CLOEXEC, 0), n = -1;
-	size_t len = 14, k = 0;
 
 	if (fd >= 0) {
-		for (n = fd; n || !k; n /= 10)
-			num[k++] = (char)('0' + n % 10);
-		while (k)
-			link[len++] = num[--k];
-		link[len] = '\0';
+		rt_fd_link(link, (int)fd);
 		n = SC4(__NR_readlinkat, AT_FDCWD_, link, S.exe, sizeof(S.exe) - 1);
 		SC1(__NR_close, fd);
 	}
