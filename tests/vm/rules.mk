@@ -58,6 +58,11 @@ TEST_BINS += $(TP)/tp-bench
 $(TP)/tp-bench: tests/vm/transparent/tp-bench.c tests/vm/transparent/tp-exempt.h $(B)/libcredbox-client.a src/credbox.h tests/vm/bench.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/libcredbox-client.a
+# tp-floor: the two mechanisms a transparent grant stands on, measured bare (no credbox).
+TEST_BINS += $(TP)/tp-floor
+$(TP)/tp-floor: tests/vm/transparent/tp-floor.c tests/vm/bench.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $<
 
 # ---- resource limits: tests/vm/60-limits.t ---------------------------------------------------
 # A fork bomb, a memory hog and a spinning program that end by themselves, run under credbox's [limits].
