@@ -2,6 +2,7 @@
 /* apply: the checklist. Each step names the attack it stops. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,9 @@
 
 #include "apply.h"
 #include "deps.h"
+#include "dedicated.h"
 #include "filter.h"
+#include "idmap.h"
 #include "landlock.h"
 #include "loader.h"
 #include "preopen.h"
@@ -163,7 +166,8 @@ static int check_link_out(const struct plan *plan, size_t i, struct failure *err
 	struct preopen_fscred saved;
 	int e, reach;
 
-	if (!p || geteuid() != 0)
+	/* an ID-mapped tree is a mount of its own: a link across its edge is EXDEV */
+	if (!p || geteuid() != 0 || plan->dirs[i].idmap)
 		return 0;
 	e = preopen_become(&plan->run, &saved);
 	if (e)
@@ -193,7 +197,8 @@ static int check_ro_grant(const struct plan *plan, size_t i, struct failure *err
 	int abi = landlock_abi();
 	char why[64];
 
-	if (plan->dirs[i].rw || landlock_enforces_ro(abi))
+	/* an ID-mapped ro grant is a read-only mount: the kernel keeps it */
+	if (plan->dirs[i].rw || plan->dirs[i].idmap || landlock_enforces_ro(abi))
 		return 0;
 	if (abi < 0)
 		snprintf(why, sizeof(why), "no Landlock: %s",
@@ -213,7 +218,8 @@ static int check_ro_grant(const struct plan *plan, size_t i, struct failure *err
  */
 static int check_dirops(const struct plan *plan, size_t i, struct failure *err)
 {
-	if (!plan->dirs[i].transparent || preopen_probe_dirops() != -EOPNOTSUPP)
+	if (!plan->dirs[i].transparent || plan->dirs[i].idmap ||
+	    preopen_probe_dirops() != -EOPNOTSUPP)
 		return 0;
 	return fail(err, EXIT_CREDBOX, plan->dirs[i].transparent_line,
 		    "boot a kernel with the whole credbox series (kernel-patches/), "
@@ -284,15 +290,102 @@ static int check_landlock(const struct plan *plan, size_t i, struct failure *err
 /* A kernel without the feature must stop us before the first change (fail closed). */
 static int check_cred_allow(const struct plan *plan, size_t i, struct failure *err)
 {
-	int e = preopen_probe(), line = plan->pol->dirs[0].sec.line;
+	const struct plan_dir *dir = &plan->dirs[i];
+	int e, line = plan->pol->dirs[i].sec.line;
 
+	if (dir->idmap)
+		return 0;
+	e = preopen_probe();
 	if (e == -EOPNOTSUPP)
 		return fail(err, EXIT_CREDBOX, line, "boot a kernel with the credbox series "
-			    "(kernel-patches/), or remove the [dir] sections", e,
+			    "(kernel-patches/), or set \"method = auto\" to grant it by an "
+			    "ID-mapped mount here", e,
 			    "[dir %s]: this kernel lacks O_CRED_ALLOW (openat2 refuses the flag), "
-			    "which every [dir] grant needs", plan->dirs[0].name);
+			    "which a cred-fd grant needs", dir->name);
 	return e ? fail(err, EXIT_CREDBOX, line, NULL, e, "[dir %s]: cannot probe for "
-			"O_CRED_ALLOW: %s", plan->dirs[0].name, strerror(-e)) : 0;
+			"O_CRED_ALLOW: %s", dir->name, strerror(-e)) : 0;
+}
+
+/*
+ * An ID-mapped grant is a weaker object than a lent fd (credbox.ini(5), SECURITY): its rights
+ * go with a uid and a mount, not with the process, and through it the program is the tree's
+ * owner. It runs only where each of these makes up for a part of that, checked in this order:
+ *   dedicated  no other process of the uid can use the mount (a directory fd passed out over
+ *              a socket; /proc/PID/root of a dumpable process): the user is credbox's alone
+ *   Landlock   no FIFO or socket made in the tree for others to block on or connect to
+ *   owner      the tree's top is the owner's on disk: the map's direction is verified on it
+ *   closed     some directory above the tree is closed to all but root and the owner, so that
+ *              nothing the program makes the tree (a chmod of its top, a file mode) reaches
+ *              anyone new
+ *   supported  its file system takes an ID-mapped mount (tried on a detached copy)
+ * The rest is the apply path's: set-ID modes refused by the always filter, the program's
+ * execve made in place (it stays undumpable), the mount nosuid and nodev.
+ */
+static int check_idmap(const struct plan *plan, size_t i, struct failure *err)
+{
+	const struct plan_dir *dir = &plan->dirs[i];
+	int line = dir->method_line ? dir->method_line : plan->pol->dirs[i].sec.line, fd = -1;
+	int e = 0;
+	struct idmap_ids ids = { dir->id.uid, plan->run.uid, dir->id.gid, plan->run.gid };
+	char where[PATH_MAX];
+	struct stat st;
+
+	if (!dir->idmap)
+		return 0;
+	if (!plan->dedicated)
+		e = fail(err, EXIT_CREDBOX, plan->dedicated_line ? plan->dedicated_line : line,
+			 "give the program a user of its own, that nothing else runs as, and say so "
+			 "with \"dedicated = yes\" in [identity]", -EPERM, "an ID-mapped grant's "
+			 "rights go with the uid of %s, to any process of it that reaches the mount, "
+			 "and [identity] does not say the user is credbox's alone", plan->run.name);
+	else if (landlock_abi() < 0)
+		e = fail(err, EXIT_CREDBOX, line, "boot a kernel with Landlock", -EOPNOTSUPP,
+			 "no Landlock: nothing would keep the program from making FIFOs and "
+			 "sockets in the tree as its owner");
+	else if ((fd = open(dir->path, O_PATH | O_DIRECTORY | O_CLOEXEC |
+			    (dir->trust_symlinks ? 0 : O_NOFOLLOW))) < 0)
+		e = fail(err, EXIT_CREDBOX, plan->pol->dirs[i].path.line, NULL, -errno,
+			 "%s: %s", dir->path, strerror(errno));
+	if (e)
+		goto out;
+	if (fstat(fd, &st) < 0 || st.st_uid != dir->id.uid)
+		e = fail(err, EXIT_CREDBOX, line, "chown the tree's top directory to its [dir] "
+			 "owner", -EPERM, "%s is owned by uid %u, not by %s: the map's direction "
+			 "is verified on it", dir->path, (unsigned)st.st_uid, dir->id.name);
+	else if ((e = idmap_closed_above(fd, dir->id.uid, where, sizeof(where))) < 0)
+		e = fail(err, EXIT_CREDBOX, line, NULL, e, "cannot look above %s: %s", dir->path,
+			 strerror(-e));
+	else if (e == 0)
+		e = fail(err, EXIT_CREDBOX, line, "make a directory above the tree one that only "
+			 "root or its owner can search, as with chmod 0700 on the owner's home",
+			 -EPERM, "%s: no directory above it is closed to everyone but root and %s, "
+			 "so what the program makes of the tree as its owner (a chmod of its top, "
+			 "say) would reach others", dir->path, dir->id.name);
+	else
+		e = 0;
+	if (!e && geteuid() == 0) {
+		int userns = -1;
+
+		e = idmap_userns(&ids, &userns);
+		if (!e)
+			e = idmap_probe(fd, userns);
+		if (userns >= 0)
+			close(userns);
+		if (e)
+			e = fail(err, EXIT_CREDBOX, line, e == -EINVAL ? "grant a tree on a file "
+				 "system that supports them (ext4, xfs, btrfs, tmpfs since 6.3; never "
+				 "NFS or overlayfs), or boot a kernel with the credbox series" : NULL,
+				 e, "%s: its file system takes no ID-mapped mount: %s", dir->path,
+				 strerror(-e));
+	}
+	close(fd);
+out:
+	if (e) {
+		failure_prefix(err, "[dir %s] %s", dir->name, dir->method == METHOD_AUTO ?
+			       "method = auto: this kernel lacks O_CRED_ALLOW, and an ID-mapped "
+			       "grant cannot be made: " : "method = idmap: ");
+	}
+	return e;
 }
 
 /*
@@ -305,7 +398,7 @@ static int check_ro_loan(const struct plan *plan, size_t i, struct failure *err)
 	const struct psec *sec = &plan->pol->dirs[i].sec;
 	int e, line = profile_seen(sec, SEC_DIR, "access") ?: sec->line;
 
-	if (plan->dirs[i].rw || preopen_probe() == -EOPNOTSUPP)
+	if (plan->dirs[i].rw || plan->dirs[i].idmap || preopen_probe() == -EOPNOTSUPP)
 		return 0;
 	e = preopen_probe_rdonly();
 	if (e == -EOPNOTSUPP)
@@ -322,6 +415,24 @@ static int check_ro_loan(const struct plan *plan, size_t i, struct failure *err)
 
 #define HINT_CWD "the working directory must be one the sandboxed user may search"
 
+/* Whether path lies in an ID-mapped tree: reachable by the program only once it is mounted. */
+static int in_idmap_tree(const struct plan *plan, const char *path)
+{
+	size_t i, len;
+
+	for (i = 0; i < plan->ndirs; i++) {
+		const char *p = plan->dirs[i].path;
+
+		len = strlen(p);
+		while (len > 1 && p[len - 1] == '/')
+			len--;
+		if (plan->dirs[i].idmap && !strncmp(path, p, len) &&
+		    (path[len] == '\0' || path[len] == '/'))
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * The program's working directory exists and the sandboxed user may enter it (apply enters it
  * after the drop, when nothing can be undone). Not root (--check): that it is a directory. In
@@ -333,7 +444,7 @@ static int check_cwd(const struct plan *plan, size_t i, struct failure *err)
 	struct preopen_fscred saved;
 	struct stat st;
 
-	if (redirect_in_tree(plan, plan->cwd))
+	if (redirect_in_tree(plan, plan->cwd) || in_idmap_tree(plan, plan->cwd))
 		return 0;
 	if (stat(plan->cwd, &st) < 0)
 		return fail(err, EXIT_CREDBOX, line, HINT_CWD, -errno, "[program] cwd %s: %s",
@@ -366,11 +477,6 @@ static size_t each_dir(const struct plan *plan)
 	return plan->ndirs;
 }
 
-static size_t if_dirs(const struct plan *plan)
-{
-	return plan->ndirs ? 1 : 0;
-}
-
 static size_t each_path(const struct plan *plan)
 {
 	return plan->npaths;
@@ -394,7 +500,8 @@ static const struct {
 	{ once, check_landlock },
 	{ each_dir, check_ro_grant },
 	{ each_dir, check_link_out },
-	{ if_dirs, check_cred_allow },
+	{ each_dir, check_cred_allow },
+	{ each_dir, check_idmap },
 	{ each_dir, check_dirops },
 	{ each_dir, check_ro_loan },
 	{ each_path, check_path },
@@ -525,6 +632,90 @@ static int open_dirs(const struct plan *plan, int *dir_fds, struct failure *err)
 		}
 	}
 	return 0;
+}
+
+/*
+ * Step 2a, with an ID-mapped grant: a mount namespace of credbox's own, made before the
+ * directories are opened (the kernel clones only mounts of the caller's namespace). It takes
+ * the host's mount events and gives none: what is mounted for the program is never seen
+ * outside, and it ends with the program's last process.
+ */
+static int private_ns(const struct plan *plan, struct failure *err)
+{
+	int e = plan->filter.idmap ? idmap_private_ns() : 0;
+
+	return e ? fail(err, EXIT_CREDBOX, NO_LINE, NULL, e, "a mount namespace for the "
+			"ID-mapped grants: %s", strerror(-e)) : 0;
+}
+
+/*
+ * Step 2c: the ID-mapped grants mounted, each the directory checked in step 2 (idmap.h): nosuid,
+ * nodev, read-only for access = ro, each map's direction verified before anything is
+ * attached. Its fd becomes the mounted tree's root: the program's grant fd as with cred-fd.
+ */
+static int mount_idmaps(const struct plan *plan, int *dir_fds, struct failure *err)
+{
+	struct idmap_tree t[PROFILE_MAX_DIRS];
+	size_t idx[PROFILE_MAX_DIRS], n = 0, i, at = 0;
+	const struct plan_dir *dir;
+	int e = 0;
+
+	for (i = 0; !e && i < plan->ndirs; i++) {
+		dir = &plan->dirs[i];
+		if (!dir->idmap)
+			continue;
+		t[n] = (struct idmap_tree){
+			.dirfd = dir_fds[i], .userns_fd = -1, .rdonly = !dir->rw, .grant_fd = -1,
+			.ids = { dir->id.uid, plan->run.uid, dir->id.gid, plan->run.gid },
+		};
+		at = n;
+		idx[n++] = i;
+		e = idmap_userns(&t[at].ids, &t[at].userns_fd);
+	}
+	if (!e && n)
+		e = idmap_mount_all(t, n, &plan->run, &at);
+	for (i = 0; i < n; i++) {
+		if (t[i].userns_fd >= 0)
+			close(t[i].userns_fd);
+		if (!e) {
+			close(dir_fds[idx[i]]);
+			dir_fds[idx[i]] = t[i].grant_fd;
+		}
+	}
+	if (!e)
+		return 0;
+	dir = &plan->dirs[idx[at]];
+	return fail(err, EXIT_CREDBOX, plan->pol->dirs[idx[at]].path.line, NULL, e,
+		    "[dir %s] method = idmap: mounting %s: %s", dir->name, dir->path,
+		    e == -EPROTO ? "the mount does not show the tree's owner as the program's "
+		    "user: refused" : strerror(-e));
+}
+
+/*
+ * Step 3a, with an ID-mapped grant: the dedicated user held for this run (dedicated.h), from
+ * a check that no process runs as it until the drop makes the program one: two runs, or any
+ * other process of the uid, never share the mount's rights.
+ */
+static int claim_user(const struct plan *plan, int *lock, struct failure *err)
+{
+	pid_t pid = 0;
+	int e;
+
+	*lock = -1;
+	if (!plan->filter.idmap)
+		return 0;
+	e = dedicated_claim(plan->run.uid, lock, &pid);
+	if (e == -EBUSY)
+		return fail(err, EXIT_CREDBOX, plan->dedicated_line, "stop it, or give this "
+			    "profile a user of its own", e, "[identity] dedicated = yes, but "
+			    "process %d runs as %s: it could reach the ID-mapped grants",
+			    (int)pid, plan->run.name);
+	if (e == -EWOULDBLOCK)
+		return fail(err, EXIT_CREDBOX, plan->dedicated_line, "wait for it to start, or "
+			    "give this profile a user of its own", e, "[identity] dedicated = yes, "
+			    "but another credbox run is taking %s", plan->run.name);
+	return e ? fail(err, EXIT_CREDBOX, NO_LINE, NULL, e, "holding %s for this run (%s): %s",
+			plan->run.name, DEDICATED_LOCK_DIR, strerror(-e)) : 0;
 }
 
 /* Step 4: Landlock, with the line of the path it failed on. */
@@ -731,7 +922,7 @@ int apply(const struct plan *plan, pid_t parent, const char *summary, struct fai
 	struct loader_image *img;
 	struct filter_bpf bpf;
 	struct redirect rd;
-	int e;
+	int e, lock;
 
 	e = preflight(plan, &bpf, &rd, err);
 	if (e)
@@ -743,7 +934,12 @@ int apply(const struct plan *plan, pid_t parent, const char *summary, struct fai
 		return e;
 
 	/* 2. Directories opened as their owners (no one can redirect the path or hand us more) */
-	e = open_dirs(plan, dir_fds, err);
+	e = private_ns(plan, err);
+	if (!e)
+		e = open_dirs(plan, dir_fds, err);
+	/* ... an ID-mapped grant's, mounted for the program alone (no one else sees it) ... */
+	if (!e)
+		e = mount_idmaps(plan, dir_fds, err);
 	if (e)
 		return e;
 	/* ... and every other fd closed: nothing of credbox's parent leaks to the program. */
@@ -759,7 +955,11 @@ int apply(const struct plan *plan, pid_t parent, const char *summary, struct fai
 		return e;
 
 	/* 3. Drop privilege for good: a compromised program gets no root, no capability back. */
-	e = drop_privileges(plan, err);
+	e = claim_user(plan, &lock, err);
+	if (!e)
+		e = drop_privileges(plan, err);
+	if (lock >= 0)
+		close(lock);
 	if (e)
 		return e;
 

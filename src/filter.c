@@ -377,7 +377,7 @@ static int build_profile(const struct filter_spec *spec, scmp_filter_ctx *out)
 /* Both filters: [0] the always-denied one, [1] the profile's. */
 static int build_both(const struct filter_spec *spec, scmp_filter_ctx ctx[2])
 {
-	int err = filter_always_ctx(&ctx[0]);
+	int err = filter_always_ctx(spec->idmap, &ctx[0]);
 
 	if (err)
 		return err;
@@ -435,12 +435,16 @@ int filter_compile(const struct filter_spec *spec, struct filter_bpf *out)
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	/* The always filter, compiled at build time (filter_always.h). */
-	out->insns[0] = malloc(sizeof(filter_always_bpf));
+	/* The always filter, compiled at build time (filter_always.h): an ID-mapped grant's rows? */
+	const struct sock_filter *always = spec->idmap ? filter_always_idmap_bpf :
+					   filter_always_bpf;
+	size_t size = spec->idmap ? sizeof(filter_always_idmap_bpf) : sizeof(filter_always_bpf);
+
+	out->insns[0] = malloc(size);
 	if (!out->insns[0])
 		return -ENOMEM;
-	memcpy(out->insns[0], filter_always_bpf, sizeof(filter_always_bpf));
-	out->len[0] = ARRAY_SIZE(filter_always_bpf);
+	memcpy(out->insns[0], always, size);
+	out->len[0] = (unsigned short)(size / sizeof(*always));
 	/* The profile's, now: written by credbox (filter_bpf.c), not compiled by libseccomp. */
 	err = filter_bpf_build(spec, &out->insns[1], &out->len[1]);
 	if (err)

@@ -51,6 +51,7 @@ struct filter_spec {
 	struct filter_entry *e;		/* every rule that differs from dflt, sorted by nr */
 	size_t n;
 	size_t always_overrides;	/* listed as allowed, yet always denied */
+	int idmap;			/* an ID-mapped grant: set-ID modes refused too */
 };
 
 /* policy -> spec. Pure (libseccomp's name tables only). 0, -EINVAL (reasons in d), -ENOMEM. */
@@ -65,6 +66,8 @@ struct filter_always_info {
 };
 /* Row i of the table into *out: 0, or -ENOENT past the end. */
 int filter_always(size_t i, struct filter_always_info *out);
+/* Row i of what an ID-mapped grant adds to it (set-ID modes): 0, or -ENOENT past the end. */
+int filter_idmap(size_t i, struct filter_always_info *out);
 /* Whether the syscall is denied unconditionally by the always filter. */
 int filter_always_denies(const char *name);
 

@@ -116,14 +116,42 @@ static const struct always_rule always_rules[] = {
 	ALL("fanotify_init", "watching files of other processes"),
 };
 
+/*
+ * What an ID-mapped grant adds (credbox.ini(5), SECURITY): through the mount the program is
+ * the tree's owner, so the kernel would let it make a set-user-ID or set-group-ID file there,
+ * owned by that owner on disk. Every mode argument that can carry the bits is refused them;
+ * openat2's mode is in memory, where a filter cannot see it (glibc never makes openat2 for
+ * open(); ENOSYS sends a program that does back to openat).
+ */
+#define SETID_WHY	"a set-ID file made in an ID-mapped tree would run as its owner"
+#define SETID(n, a) \
+	{ n, a, S_ISUID, S_ISUID, EPERM, "mode & S_ISUID", SETID_WHY, 0 }, \
+	{ n, a, S_ISGID, S_ISGID, EPERM, "mode & S_ISGID", SETID_WHY, 0 }
+
+static const struct always_rule idmap_rules[] = {
+	SETID("chmod", 1), SETID("fchmod", 1), SETID("fchmodat", 2), SETID("fchmodat2", 2),
+	SETID("open", 2), SETID("openat", 3), SETID("creat", 1), SETID("mknod", 1),
+	SETID("mknodat", 2),
+	{ "openat2", -1, 0, 0, ENOSYS, NULL,
+	  "its mode is in memory, where the filter cannot refuse set-ID bits", 0 },
+};
+
+static int rule_info(const struct always_rule *r, struct filter_always_info *out)
+{
+	out->name = r->name;
+	out->condition = r->condition;
+	out->why = r->why;
+	return 0;
+}
+
+int filter_idmap(size_t i, struct filter_always_info *out)
+{
+	return i < ARRAY_SIZE(idmap_rules) ? rule_info(&idmap_rules[i], out) : -ENOENT;
+}
+
 int filter_always(size_t i, struct filter_always_info *out)
 {
-	if (i >= ARRAY_SIZE(always_rules))
-		return -ENOENT;
-	out->name = always_rules[i].name;
-	out->condition = always_rules[i].condition;
-	out->why = always_rules[i].why;
-	return 0;
+	return i < ARRAY_SIZE(always_rules) ? rule_info(&always_rules[i], out) : -ENOENT;
 }
 
 int filter_always_denies(const char *name)
@@ -180,16 +208,13 @@ static int add_not_0_or_ones(scmp_filter_ctx ctx, const struct always_rule *r, i
 	return err;
 }
 
-int filter_always_ctx(scmp_filter_ctx *out)
+static int add_rules(scmp_filter_ctx ctx, const struct always_rule *rules, size_t n)
 {
-	scmp_filter_ctx ctx;
 	size_t i;
-	int err = filter_ctx_new(SCMP_ACT_ALLOW, &ctx);
+	int err = 0;
 
-	if (err)
-		return err;
-	for (i = 0; !err && i < ARRAY_SIZE(always_rules); i++) {
-		const struct always_rule *r = &always_rules[i];
+	for (i = 0; !err && i < n; i++) {
+		const struct always_rule *r = &rules[i];
 		int nr = seccomp_syscall_resolve_name(r->name);
 
 		if (nr < 0)
@@ -206,6 +231,19 @@ int filter_always_ctx(scmp_filter_ctx *out)
 					       SCMP_CMP(r->arg, SCMP_CMP_MASKED_EQ, r->mask,
 							r->datum));
 	}
+	return err;
+}
+
+int filter_always_ctx(int idmap, scmp_filter_ctx *out)
+{
+	scmp_filter_ctx ctx;
+	int err = filter_ctx_new(SCMP_ACT_ALLOW, &ctx);
+
+	if (err)
+		return err;
+	err = add_rules(ctx, always_rules, ARRAY_SIZE(always_rules));
+	if (!err && idmap)
+		err = add_rules(ctx, idmap_rules, ARRAY_SIZE(idmap_rules));
 	if (err) {
 		seccomp_release(ctx);
 		return err;

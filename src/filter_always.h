@@ -21,8 +21,8 @@
  * laid out as a binary search. 0 or -errno.
  */
 int filter_ctx_new(uint32_t dflt, scmp_filter_ctx *out);
-/* The always-denied filter, from the table. 0 or -errno. */
-int filter_always_ctx(scmp_filter_ctx *out);
+/* The always-denied filter, from the table; with idmap, the rows of ID-mapped grants too. */
+int filter_always_ctx(int idmap, scmp_filter_ctx *out);
 /* ctx as raw BPF (struct sock_filter[]) in a malloc'd buffer. 0 or -errno. */
 int filter_export(scmp_filter_ctx ctx, void **insns, unsigned short *len);
 

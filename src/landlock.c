@@ -165,8 +165,18 @@ int landlock_apply(const struct plan *plan, const int *dir_fds, const char **fai
 	if (ruleset < 0)
 		return -errno;
 	for (i = 0; !err && i < plan->ndirs; i++) {
-		err = add_rule(ruleset, dir_fds[i], plan->dirs[i].rw ? landlock_access_rw(abi) :
-			       landlock_access_ro(abi, 0));
+		uint64_t access = plan->dirs[i].rw ? landlock_access_rw(abi) :
+				  landlock_access_ro(abi, 0);
+
+		/*
+		 * Through an ID-mapped grant the program is the tree's owner on disk: a FIFO or
+		 * a socket it made there would be its owner's, for anyone to block on or connect
+		 * to. (Device nodes need a capability; the mount is nodev besides.)
+		 */
+		if (plan->dirs[i].idmap)
+			access &= ~(LL_FS_MAKE_FIFO | LL_FS_MAKE_SOCK | LL_FS_MAKE_CHAR |
+				    LL_FS_MAKE_BLOCK | LL_FS_IOCTL_DEV);
+		err = add_rule(ruleset, dir_fds[i], access);
 		if (err)
 			*failed_path = plan->dirs[i].path;
 	}

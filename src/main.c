@@ -405,6 +405,9 @@ static int load_plan(const struct options *opt, char *path, size_t size, struct 
 		e = plan_build(pol, &db, opt->mode == MODE_RUN || opt->ncmd ? opt->cmd : NULL,
 			       opt->ncmd, environ, plan, d);
 	}
+	/* how each grant is made: by what this kernel has (method = auto) */
+	if (!e)
+		e = plan_methods(plan, preopen_probe() == 0, d);
 	if (e) {
 		print_diag(trust);
 		print_diag(d);

@@ -440,6 +440,8 @@ static int build_dirs(const struct policy *pol, const struct ident_db *db, struc
 				       "[dir %s]: exec = keep needs transparent = yes: without it "
 				       "the kernel makes the program's execve, and closes the grant",
 				       pd->name);
+		dir->method = pd->method;
+		dir->method_line = profile_seen(&pd->sec, SEC_DIR, "method");
 		dir->fd = pd->fd;
 		plan->ndirs++;
 		struct ident_src src = { what, "owner" };
@@ -565,6 +567,8 @@ int plan_build(const struct policy *pol, const struct ident_db *db, char *const 
 	plan->umask = (mode_t)pol->program.umask;
 	plan->new_session = pol->program.new_session;
 	plan->die_with_parent = pol->program.die_with_parent;
+	plan->dedicated = pi->dedicated;
+	plan->dedicated_line = profile_seen(&pi->sec, SEC_IDENTITY, "dedicated");
 	err = build_paths(pol, plan);
 	ret = err ? err : ret;
 	build_limits(pol, plan);
@@ -585,6 +589,36 @@ void plan_free(struct plan *plan)
 	free(plan->paths);
 	filter_spec_free(&plan->filter);
 	memset(plan, 0, sizeof(*plan));
+}
+
+int plan_methods(struct plan *plan, int cred_fd, struct diag *d)
+{
+	const struct plan_dir *lent = NULL, *mapped = NULL;
+	size_t i;
+
+	for (i = 0; i < plan->ndirs; i++) {
+		struct plan_dir *dir = &plan->dirs[i];
+
+		dir->idmap = dir->method == METHOD_IDMAP || (dir->method == METHOD_AUTO && !cred_fd);
+		/* The mount is the grant: the program's own paths reach it without a trap. */
+		if (dir->idmap)
+			dir->transparent = 0;
+		if (dir->idmap && !mapped)
+			mapped = dir;
+		if (!dir->idmap && dir->transparent && !lent)
+			lent = dir;
+	}
+	plan->filter.idmap = mapped != NULL;
+	/*
+	 * The idmap filter refuses openat2 (its mode is in memory, out of a filter's sight),
+	 * through which the runtime reaches a transparent cred-fd grant.
+	 */
+	if (mapped && lent)
+		return diag_err(d, lent->transparent_line, "give both the same method, or set "
+				"transparent = no here", "[dir %s]: a transparent cred-fd grant "
+				"cannot be combined with an ID-mapped one ([dir %s])", lent->name,
+				mapped->name);
+	return 0;
 }
 
 /* ---- the --check table -------------------------------------------------------------------- */
@@ -641,6 +675,16 @@ static void describe_dirs(const struct plan *plan, FILE *out)
 			dir->rw ? "rw" : "ro", dir->trust_symlinks ? "followed" : "refused",
 			dir->path);
 		describe_ident(&dir->id, out);
+		if (dir->idmap)
+			fprintf(out, "\n               an ID-mapped mount (method = %s): uid %u and "
+				"gid %u on disk are %u and %u through it\n               (uid_map "
+				"\"%u %u 1\", gid_map \"%u %u 1\"), nosuid, nodev%s; the path is the "
+				"grant", dir->method == METHOD_AUTO ? "auto, no O_CRED_ALLOW here" :
+				"idmap", (unsigned)dir->id.uid, (unsigned)dir->id.gid,
+				(unsigned)plan->run.uid, (unsigned)plan->run.gid,
+				(unsigned)dir->id.uid, (unsigned)plan->run.uid,
+				(unsigned)dir->id.gid, (unsigned)plan->run.gid,
+				dir->rw ? "" : ", read-only");
 		if (dir->transparent)
 			fputs("\n               transparent: the program's own paths beneath it reach "
 			      "it", out);

@@ -35,6 +35,9 @@ struct plan_dir {
 	int transparent;
 	int transparent_line;	/* of the key, for messages */
 	int exec_keep;		/* kept for the program's own execve (done in place) */
+	int method;		/* enum p_method, as the profile asks */
+	int method_line;	/* of the key, for messages; 0: the default */
+	int idmap;		/* made by an ID-mapped mount (plan_methods) */
 };
 
 struct plan_path {
@@ -65,6 +68,8 @@ struct plan {
 	mode_t umask;
 	int new_session;		/* setsid: no controlling terminal */
 	int die_with_parent;		/* PR_SET_PDEATHSIG: ends when credbox's parent does */
+	int dedicated;			/* [identity] dedicated: the user is credbox's alone */
+	int dedicated_line;
 	struct plan_dir dirs[PROFILE_MAX_DIRS];
 	size_t ndirs;
 	int max_fd;			/* highest dir fd (2 if none) */
@@ -85,6 +90,14 @@ struct plan {
 int plan_build(const struct policy *pol, const struct ident_db *db, char *const cmd[],
 	       size_t ncmd, char *const environ[], struct plan *plan, struct diag *d);
 void plan_free(struct plan *plan);
+
+/*
+ * Each grant's method, from the profile's and what the kernel has (cred_fd: whether it takes
+ * O_CRED_ALLOW): idmap for method = idmap, and for auto without O_CRED_ALLOW. An ID-mapped
+ * grant needs no trap (its path is the grant: transparent is cleared) and makes the
+ * always-denied filter refuse set-ID modes (filter.idmap). 0, or -EINVAL with the reason in d.
+ */
+int plan_methods(struct plan *plan, int cred_fd, struct diag *d);
 
 /* The readable table of --check (without the kernel part, which main adds). */
 void plan_describe(const struct plan *plan, FILE *out);

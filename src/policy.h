@@ -26,6 +26,7 @@ struct plist {
 enum p_cmdline { CMDLINE_NONE, CMDLINE_ARGS, CMDLINE_PROGRAM };
 enum p_access { ACCESS_UNSET, ACCESS_RO, ACCESS_RW };
 enum p_exec { EXEC_CLOSE, EXEC_KEEP };
+enum p_method { METHOD_CRED_FD, METHOD_IDMAP, METHOD_AUTO };
 enum p_landlock { LANDLOCK_REQUIRED, LANDLOCK_BEST_EFFORT };
 enum p_sc_policy { SC_POLICY_UNSET, SC_ALLOW_LIST, SC_DENY_LIST };
 enum p_sc_action { SC_ACT_KILL, SC_ACT_ERRNO, SC_ACT_LOG };
@@ -52,6 +53,7 @@ struct policy_identity {
 	struct pstr user;
 	struct pstr group;
 	struct plist groups;
+	int dedicated;		/* the admin's word: no one but credbox runs as user */
 };
 
 struct policy_env {
@@ -103,6 +105,7 @@ struct policy_dir {
 	int trust_symlinks;
 	int transparent;		/* the program's own paths reach it (redirect.c) */
 	int exec;		/* enum p_exec: after the program's own execve */
+	int method;		/* enum p_method: how the grant is made */
 };
 
 struct policy {

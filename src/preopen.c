@@ -549,9 +549,12 @@ static int open_as_owner(const struct plan_dir *dir, int *plain, int *lent, cons
 	return e;
 }
 
-/* Open as the owner, lending (lent) or not (NULL), and check the tree; see preopen_dir. */
+/*
+ * Open as the owner, lending (lent) or not (NULL), and check the tree; see preopen_dir. plain:
+ * the checked fd itself, kept (an ID-mapped grant mounts the very directory checked), or NULL.
+ */
 static int open_checked(const struct plan_dir *dir, const struct plan_ident *sandbox, int *lent,
-			struct failure *err)
+			int *plain_out, struct failure *err)
 {
 	const char *step;
 	int e, plain;
@@ -567,7 +570,10 @@ static int open_checked(const struct plan_dir *dir, const struct plan_ident *san
 	if (e)
 		return failed(err, step, dir->path, e);
 	e = preopen_check(dir, sandbox, plain, err);
-	close(plain);
+	if (!e && plain_out)
+		*plain_out = plain;
+	else
+		close(plain);
 	if (e && lent) {
 		close(*lent);
 		*lent = -1;
@@ -579,13 +585,15 @@ int preopen_dir(const struct plan_dir *dir, const struct plan_ident *sandbox, in
 		struct failure *err)
 {
 	*fd = -1;
-	return open_checked(dir, sandbox, fd, err);
+	/* An ID-mapped grant lends nothing: the directory as its owner found it, for the mount. */
+	return dir->idmap ? open_checked(dir, sandbox, NULL, fd, err) :
+	       open_checked(dir, sandbox, fd, NULL, err);
 }
 
 int preopen_dir_check(const struct plan_dir *dir, const struct plan_ident *sandbox,
 		      struct failure *err)
 {
-	return open_checked(dir, sandbox, NULL, err);
+	return open_checked(dir, sandbox, NULL, NULL, err);
 }
 
 static int close_from(unsigned int lo, unsigned int hi)

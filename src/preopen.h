@@ -66,7 +66,8 @@ int preopen_become(const struct plan_ident *id, struct preopen_fscred *saved);
 int preopen_leave(const struct preopen_fscred *saved);
 
 /*
- * Open and check one directory; *fd: an O_CLOEXEC fd (any number). 0 or -errno, with err
+ * Open and check one directory; *fd: an O_CLOEXEC fd (any number), lent with O_CRED_ALLOW,
+ * or for an ID-mapped grant (dir->idmap) the plain fd that was checked. 0 or -errno, with err
  * saying "PATH: the problem" (PATH: the granted path, or the entry of its tree at fault).
  */
 int preopen_dir(const struct plan_dir *dir, const struct plan_ident *sandbox, int *fd,

@@ -276,6 +276,10 @@ static const struct enum_word access_words[] = {
 static const struct enum_word exec_words[] = {
 	{ "close", EXEC_CLOSE }, { "keep", EXEC_KEEP }, { NULL, 0 }
 };
+static const struct enum_word method_words[] = {
+	{ "cred-fd", METHOD_CRED_FD }, { "idmap", METHOD_IDMAP }, { "auto", METHOD_AUTO },
+	{ NULL, 0 }
+};
 static const struct enum_word landlock_words[] = {
 	{ "required", LANDLOCK_REQUIRED }, { "best-effort", LANDLOCK_BEST_EFFORT }, { NULL, 0 }
 };
@@ -310,6 +314,7 @@ ENUM_PARSER(parse_bool, bool_words)
 ENUM_PARSER(parse_cmdline, cmdline_words)
 ENUM_PARSER(parse_access, access_words)
 ENUM_PARSER(parse_exec, exec_words)
+ENUM_PARSER(parse_method, method_words)
 ENUM_PARSER(parse_landlock, landlock_words)
 ENUM_PARSER(parse_policy, policy_words)
 ENUM_PARSER(parse_action, action_words)
@@ -601,6 +606,10 @@ static const struct profile_key keys[] = {
 	{ SEC_IDENTITY, "groups", "group-list", KEY_LIST, parse_idents,
 	  F(struct policy_identity, groups), "none",
 	  "Supplementary groups of the program." },
+	{ SEC_IDENTITY, "dedicated", "yes|no", 0, parse_bool,
+	  F(struct policy_identity, dedicated), "no",
+	  "The user exists for credbox alone: no login, no other program runs as it "
+	  "(method = idmap needs it)." },
 
 	{ SEC_ENVIRONMENT, "keep", "name-list", KEY_LIST, parse_env_names,
 	  F(struct policy_env, keep), "TERM, LANG, LANGUAGE, LC_*, TZ",
@@ -683,6 +692,10 @@ static const struct profile_key keys[] = {
 	  F(struct policy_dir, exec), "close",
 	  "At the program's own execve, close the grant, as the kernel does, or keep it for "
 	  "the new program (with transparent = yes)." },
+	{ SEC_DIR, "method", "cred-fd|idmap|auto", 0, parse_method,
+	  F(struct policy_dir, method), "cred-fd",
+	  "How the grant is made: an O_CRED_ALLOW fd, an ID-mapped mount, or the first of "
+	  "the two this kernel and the profile allow." },
 };
 _Static_assert(ARRAY_SIZE(keys) <= PROFILE_MAX_KEYS, "raise PROFILE_MAX_KEYS");
 

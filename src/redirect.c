@@ -399,8 +399,13 @@ static void fill_grants(const struct plan *plan, struct rt_conf *c)
  */
 enum { ARM_NONE, ARM_KILLS, ARM_FULL };
 
-/* What the handler does with a call named name, whose profile verdict is a. */
-static int kind_of(const char *name, struct filter_act a, size_t transparent, int mode)
+/*
+ * What the handler does with a call named name, whose profile verdict is a. in_place: the
+ * program's execve is done in place (a transparent grant, whose handler a new program must
+ * keep; an ID-mapped one, whose program must stay undumpable: credbox.ini(5), SECURITY).
+ */
+static int kind_of(const char *name, struct filter_act a, size_t transparent, int in_place,
+		   int mode)
 {
 	if (mode == ARM_KILLS)
 		return a.kind == FILTER_KILL ? RT_KIND_DENY : RT_KIND_NONE;
@@ -408,9 +413,9 @@ static int kind_of(const char *name, struct filter_act a, size_t transparent, in
 		return RT_KIND_DENY;
 	if (in_list(signal_calls, ARRAY_SIZE(signal_calls), name))
 		return RT_KIND_SIGNAL;
-	if (transparent && (!strcmp(name, "execve") || !strcmp(name, "execveat")))
+	if (in_place && (!strcmp(name, "execve") || !strcmp(name, "execveat")))
 		return RT_KIND_EXEC;
-	if (transparent && (!strcmp(name, "vfork") || !strcmp(name, "clone")))
+	if (in_place && (!strcmp(name, "vfork") || !strcmp(name, "clone")))
 		return RT_KIND_SPAWN;
 	if (transparent && in_list(path_calls, sizeof(path_calls) / sizeof(path_calls[0]), name))
 		return RT_KIND_REDIRECT;
@@ -420,7 +425,9 @@ static int kind_of(const char *name, struct filter_act a, size_t transparent, in
 /*
  * The arming of a plan (ARM_*). With a transparent grant the runtime does the program's
  * execve in place (the kernel's would start a program without the handler, which its first
- * trapped call would kill). *need: a call the runtime makes that the profile denies (NULL:
+ * trapped call would kill); with an ID-mapped one too (the kernel's would make the process
+ * dumpable again, its tree reachable through /proc/PID/root by another process of its
+ * uid). *need: a call the runtime makes that the profile denies (NULL:
  * none).
  */
 static int armed(const struct plan *plan, size_t *transparent, const char **need)
@@ -433,7 +440,7 @@ static int armed(const struct plan *plan, size_t *transparent, const char **need
 	for (i = 0; i < plan->ndirs; i++)
 		*transparent += plan->dirs[i].transparent != 0;
 	*need = missing_need(plan, *transparent > 0);
-	if (*transparent)
+	if (*transparent || plan->filter.idmap)
 		return ARM_FULL;
 	if (*need)
 		return ARM_NONE;
@@ -466,7 +473,8 @@ void redirect_describe(const struct plan *plan, FILE *out, const char *prefix)
 	}
 	fprintf(out, "%sredirect runtime: armed (%s); from anywhere but its instruction, these\n"
 		"%s  calls trap to its SIGSYS handler:\n", prefix,
-		transparent ? "a transparent grant" : "the program cannot execve", prefix);
+		transparent ? "a transparent grant" : plan->filter.idmap ?
+		"an ID-mapped grant: its execve in place" : "the program cannot execve", prefix);
 	for (kind = RT_KIND_REDIRECT; kind <= RT_KIND_SPAWN; kind++) {
 		if (kind == RT_KIND_DENY)
 			continue;
@@ -476,7 +484,7 @@ void redirect_describe(const struct plan *plan, FILE *out, const char *prefix)
 			const char *name = sysnames_syscall_name(nr);
 
 			if (name && kind_of(name, verdict(&plan->filter, nr, &from), transparent,
-					    mode) == kind) {
+					    transparent || plan->filter.idmap, mode) == kind) {
 				if (!col) {
 					fprintf(out, "%s  %s:\n%s   ", prefix, what[kind], prefix);
 					col = 4;
@@ -535,7 +543,8 @@ static int compile_traps(const struct plan *plan, const struct redirect *rd,
 			 struct rt_conf *c, struct filter_bpf *bpf)
 {
 	const struct filter_spec *spec = &plan->filter;
-	struct filter_spec trapped = { .allow_list = spec->allow_list, .dflt = spec->dflt };
+	struct filter_spec trapped = { .allow_list = spec->allow_list, .dflt = spec->dflt,
+				       .idmap = spec->idmap };
 	uint32_t vals[MAX_VERDICTS];
 	unsigned int nvals = 0;
 	size_t used = 0;
@@ -560,7 +569,8 @@ static int compile_traps(const struct plan *plan, const struct redirect *rd,
 		}
 		if (!name)
 			continue;
-		kind = kind_of(name, a, rd->transparent, rd->armed);
+		kind = kind_of(name, a, rd->transparent, rd->transparent || plan->filter.idmap,
+			       rd->armed);
 		c->kind[nr] = (uint8_t)kind;
 		if (kind == RT_KIND_DENY)
 			c->msg[nr] = message(c, &used, plan, nr, from);

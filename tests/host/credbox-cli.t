@@ -204,8 +204,8 @@ rc=$?
 sed 's|^\./||' "$TMP/err.raw" >"$TMP/err"
 if grep -q 'O_CRED_ALLOW' "$TMP/err"; then
 	diff -u - "$TMP/err" >"$TMP/diff" <<-'EOF_ERR'
-	grants.ini:7: [dir tmp]: this kernel lacks O_CRED_ALLOW (openat2 refuses the flag), which every [dir] grant needs
-	hint: boot a kernel with the credbox series (kernel-patches/), or remove the [dir] sections
+	grants.ini:7: [dir tmp]: this kernel lacks O_CRED_ALLOW (openat2 refuses the flag), which a cred-fd grant needs
+	hint: boot a kernel with the credbox series (kernel-patches/), or set "method = auto" to grant it by an ID-mapped mount here
 	EOF_ERR
 	ok $([ $rc -eq 125 ] && ! grep -q RAN "$TMP/out" && [ ! -s "$TMP/diff" ]; echo $?) \
 		"grants on a kernel without O_CRED_ALLOW: 125, nothing run, the [dir] line and a hint"

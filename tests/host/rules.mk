@@ -8,7 +8,7 @@ HOST_TFLAGS = $(filter-out -O2,$(CFLAGS)) -O1
 FUZZ_TIME  ?= 300
 
 TEST_BINS += $(HT)/t-profile $(HT)/t-privdrop $(HT)/t-landlock $(HT)/t-filter $(HT)/t-filter-bpf $(HT)/t-loader-maps $(HT)/t-sysnames $(HT)/peers-bench \
-	     $(HT)/t-preopen $(HT)/t-redirect $(HT)/t-deps $(HT)/sysprobe $(HT)/nolandlock $(HT)/pty-drive
+	     $(HT)/t-preopen $(HT)/t-redirect $(HT)/t-deps $(HT)/t-idmap $(HT)/sysprobe $(HT)/nolandlock $(HT)/pty-drive
 ifneq ($(shell command -v clang),)
 TEST_BINS += $(HT)/fuzz-profile
 endif
@@ -24,6 +24,11 @@ $(HT)/t-deps: tests/host/t-deps.c tests/host/tap.h src/deps.c src/deps.h src/fai
 
 $(HT)/t-%: tests/host/t-%.c tests/host/tap.h $(B)/libcredbox.a | $(HT)
 	$(CC) $(HOST_TFLAGS) -Itests/host -o $@ $< $(B)/libcredbox.a $(LDLIBS)
+
+# idmap.t's program: one file operation or one attack, inside an ID-mapped grant or outside it.
+TEST_BINS += $(HT)/idmap-probe
+$(HT)/idmap-probe: tests/host/idmap-probe.c | $(HT)
+	$(CC) $(HOST_TFLAGS) -o $@ $<
 
 # credbox as on a kernel without Landlock (a seccomp filter fails landlock_create_ruleset).
 $(HT)/nolandlock: tests/host/nolandlock.c | $(HT)

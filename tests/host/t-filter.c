@@ -4,6 +4,7 @@
  * profile says, per-syscall errno, the kill action. TAP.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +45,7 @@ static int spec_from(const char *seccomp_section, struct filter_spec *spec)
  * In a child: load the filters, run fn, exit 0 if it returned 0, else 1 after printing its
  * mask of failed checks (an exit status keeps 8 bits only); returns the wait status.
  */
-static int under_filter(const char *section, int (*fn)(void))
+static int under_filter_of(const char *section, int idmap, int (*fn)(void))
 {
 	struct filter_spec spec;
 	int status;
@@ -52,6 +53,7 @@ static int under_filter(const char *section, int (*fn)(void))
 
 	if (spec_from(section, &spec))
 		return -1;
+	spec.idmap = idmap;
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
@@ -69,9 +71,85 @@ static int under_filter(const char *section, int (*fn)(void))
 	return status;
 }
 
+static int under_filter(const char *section, int (*fn)(void))
+{
+	return under_filter_of(section, 0, fn);
+}
+
 static int err_is(long r, int e)
 {
 	return r < 0 && errno == e;
+}
+
+/*
+ * Under an ID-mapped grant's rows: no set-user-ID or set-group-ID mode by any call that takes
+ * one, every other mode as before; openat2 ENOSYS. 0, or a mask of the checks that failed.
+ */
+static long with_mode(int call, const char *f, long mode)
+{
+	long r, fd = open(f, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+
+	if (call >= 5 && call <= 7)
+		unlink(f);	/* creat and mknod make it anew */
+	switch (call) {
+	case 0:
+		r = syscall(SYS_chmod, f, mode);
+		break;
+	case 1:
+		r = syscall(SYS_fchmod, fd, mode);
+		break;
+	case 2:
+		r = syscall(SYS_fchmodat, AT_FDCWD, f, mode);
+		break;
+	case 3:
+		r = syscall(SYS_open, f, O_CREAT | O_WRONLY | O_CLOEXEC, mode);
+		break;
+	case 4:
+		r = syscall(SYS_openat, AT_FDCWD, f, O_CREAT | O_WRONLY | O_CLOEXEC, mode);
+		break;
+	case 5:
+		r = syscall(SYS_creat, f, mode);
+		break;
+	case 6:
+		r = syscall(SYS_mknod, f, S_IFREG | mode, 0);
+		break;
+	case 7:
+		r = syscall(SYS_mknodat, AT_FDCWD, f, S_IFREG | mode, 0);
+		break;
+	default:
+		r = syscall(452 /* fchmodat2 */, AT_FDCWD, f, mode, 0);
+		break;
+	}
+	if (r > 2 && (call == 3 || call == 4 || call == 5))
+		close((int)r);
+	close((int)fd);
+	return r;
+}
+
+static int setid_modes(void)
+{
+	static const long modes[] = { 04755, 02755, 06700 };
+	char dir[] = "/tmp/credbox-setid-XXXXXX", f[64];
+	int bad = 0, call;
+	size_t m;
+
+	if (!mkdtemp(dir))
+		return 1 << 30;
+	snprintf(f, sizeof(f), "%s/f", dir);
+	for (call = 0; call < 9; call++) {
+		for (m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+			if (!err_is(with_mode(call, f, modes[m]), EPERM))
+				bad |= 1 << call;
+		}
+		/* the same call without the bits works */
+		if (with_mode(call, f, 0755) < 0)
+			bad |= 1 << (call + 10);
+	}
+	if (!err_is(syscall(SYS_openat2, AT_FDCWD, f, NULL, 0), ENOSYS))
+		bad |= 1 << 20;
+	unlink(f);
+	rmdir(dir);
+	return bad;
 }
 
 static int always(void)
@@ -158,7 +236,7 @@ static int i386_supported(void)
 }
 
 /* The built-in always filter against a fresh compile of its table: 0 when equal. */
-static int always_builtin_matches(void)
+static int always_builtin_matches(int idmap)
 {
 	struct filter_spec spec;
 	struct filter_bpf bpf;
@@ -167,9 +245,12 @@ static int always_builtin_matches(void)
 	void *fresh;
 	int differ;
 
-	if (spec_from("policy = deny-list\n", &spec) || filter_compile(&spec, &bpf))
+	if (spec_from("policy = deny-list\n", &spec))
 		return -1;
-	if (filter_always_ctx(&ctx) || filter_export(ctx, &fresh, &len))
+	spec.idmap = idmap;
+	if (filter_compile(&spec, &bpf))
+		return -1;
+	if (filter_always_ctx(idmap, &ctx) || filter_export(ctx, &fresh, &len))
 		return -1;
 	seccomp_release(ctx);
 	differ = len != bpf.len[0] ||
@@ -225,8 +306,18 @@ int main(void)
 			  "errno = EACCES\n", allowlist);
 	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
 	       "allow-list with @default: allowed calls work, others return the errno");
-	tap_ok(always_builtin_matches() == 0,
+	tap_ok(always_builtin_matches(0) == 0,
 	       "the built-in always filter is what libseccomp makes of the table now");
+	tap_ok(always_builtin_matches(1) == 0,
+	       "the same for its ID-mapped grant's form");
+	st = under_filter_of("policy = deny-list\n", 1, setid_modes);
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	       "with an ID-mapped grant: chmod, fchmod, fchmodat, fchmodat2, open, openat, creat, "
+	       "mknod and mknodat refuse set-user-ID and set-group-ID modes (EPERM), allow the rest; "
+	       "openat2 is ENOSYS");
+	st = under_filter("policy = deny-list\n", setid_modes);
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 1,
+	       "without one, set-ID modes are not refused (the control)");
 	st = under_filter("policy = deny-list\n", x32_call);
 	tap_ok(WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS,
 	       "a call through the x32 ABI (nr | 0x40000000) is killed, not allowed");

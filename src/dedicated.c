@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/* dedicated: a user of credbox's alone, held for one run; see dedicated.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dedicated.h"
+
+/* Whether the Uid: line of /proc/PID/status (real, effective, saved, fs) names uid. */
+static int status_has(int dirfd, const char *pid, uid_t uid)
+{
+	char path[64], buf[4096], *line;
+	unsigned long ids[4];
+	ssize_t n;
+	int fd, i;
+
+	snprintf(path, sizeof(path), "%s/status", pid);
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;	/* it ended meanwhile */
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	line = strstr(buf, "\nUid:");
+	if (!line || sscanf(line + 5, "%lu %lu %lu %lu", &ids[0], &ids[1], &ids[2], &ids[3]) != 4)
+		return 0;
+	for (i = 0; i < 4; i++) {
+		if (ids[i] == uid)
+			return 1;
+	}
+	return 0;
+}
+
+int dedicated_in_use(uid_t uid, pid_t *pid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	pid_t self = getpid();
+	int found = 0;
+
+	if (!d)
+		return -errno;
+	while (!found && (e = readdir(d)) != NULL) {
+		char *end;
+		long p = strtol(e->d_name, &end, 10);
+
+		if (*end || p <= 0 || p == self)
+			continue;
+		if (status_has(dirfd(d), e->d_name, uid)) {
+			*pid = (pid_t)p;
+			found = 1;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+int dedicated_claim(uid_t uid, int *lock_fd, pid_t *pid)
+{
+	char path[64];
+	struct stat st;
+	int fd, e;
+
+	*lock_fd = -1;
+	/* root's own directory: nobody else can plant the lock file or hold it open */
+	if (mkdir(DEDICATED_LOCK_DIR, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	if (lstat(DEDICATED_LOCK_DIR, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode) || st.st_uid != 0 || (st.st_mode & 022))
+		return -EPERM;
+	snprintf(path, sizeof(path), DEDICATED_LOCK_DIR "/uid-%u.lock", (unsigned)uid);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		e = -errno;
+		close(fd);
+		return e;
+	}
+	e = dedicated_in_use(uid, pid);
+	if (e) {
+		close(fd);
+		return e < 0 ? e : -EBUSY;
+	}
+	*lock_fd = fd;
+	return 0;
+}

@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-2.0
+/* idmap: see idmap.h for how a tree is granted through an ID-mapped mount. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>	/* the mount API's constants, from <linux/mount.h> (glibc 2.36) */
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "idmap.h"
+#include "preopen.h"
+#include "uapi.h"
+
+/* Where a directory is: its mount (of one superblock) and inode; a bind mount is elsewhere. */
+struct place {
+	__u64 mnt, ino;
+};
+
+static int place_of(int fd, struct place *p)
+{
+	struct statx sx;
+
+	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_INO | STATX_MNT_ID, &sx))
+		return -errno;
+	p->mnt = sx.stx_mnt_id;
+	p->ino = sx.stx_ino;
+	return 0;
+}
+
+static int same_place(const struct place *a, const struct place *b)
+{
+	return a->mnt == b->mnt && a->ino == b->ino;
+}
+
+/* Close *fd unless it is keep, and hold next instead. */
+static void step(int *fd, int next, int keep)
+{
+	if (*fd != keep && *fd >= 0)
+		close(*fd);
+	*fd = next;
+}
+
+/* The path of fd in this namespace, from /proc/self/fd: for messages and the covers' names. */
+static int fd_path(int fd, char *buf, size_t size)
+{
+	char link[32];
+	ssize_t len;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	len = readlink(link, buf, size - 1);
+	if (len < 0 || (size_t)len == size - 1)
+		return len < 0 ? -errno : -ENAMETOOLONG;
+	buf[len] = '\0';
+	return 0;
+}
+
+/*
+ * Call fn on each directory above fd, its parent first, up to the root (whose ".." is itself),
+ * until fn returns nonzero: that, 0 at the root, or -errno. Each is opened by "..", O_PATH and
+ * O_NOFOLLOW, from the one below: no path is resolved again, no symlink followed.
+ */
+static int walk_up(int fd, int (*fn)(int dir, const struct place *p, void *arg), void *arg)
+{
+	struct place here, p;
+	int cur = fd, up, depth = 0, e;
+
+	for (e = place_of(fd, &here); !e && ++depth <= IDMAP_MAX_DEPTH; here = p) {
+		up = openat(cur, "..", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		e = up < 0 ? -errno : 0;
+		step(&cur, up, fd);
+		if (e || (e = place_of(cur, &p)) || same_place(&p, &here))
+			break;
+		e = fn(cur, &p, arg);
+	}
+	step(&cur, -1, fd);
+	/* Deeper than any path can name: something loops, or was built to. */
+	return depth > IDMAP_MAX_DEPTH ? -ELOOP : e;
+}
+
+struct closed {
+	uid_t owner;
+	char *where;
+	size_t size;
+};
+
+static int closed_fn(int dir, const struct place *p, void *arg)
+{
+	struct closed *c = arg;
+	struct stat st;
+
+	if (fstat(dir, &st))
+		return -errno;
+	/* Another owner could chmod it open; a search bit (group: an ACL's mask) lets others by. */
+	if ((st.st_uid != 0 && st.st_uid != c->owner) || (st.st_mode & (S_IXGRP | S_IXOTH)))
+		return 0;
+	return c->where && c->size ? fd_path(dir, c->where, c->size) ?: 1 : 1;
+}
+
+int idmap_closed_above(int dirfd, uid_t owner, char *where, size_t size)
+{
+	struct closed c = { .owner = owner, .where = where, .size = size };
+
+	return walk_up(dirfd, closed_fn, &c);
+}
+
+int idmap_userns(const struct idmap_ids *ids, int *userns_fd)
+{
+	static const char *const files[] = { "setgroups", "uid_map", "gid_map" };
+	char path[64], text[3][48] = { "deny" };
+	int status, fd, e = 0;
+	size_t i;
+	pid_t pid;
+
+	snprintf(text[1], sizeof(text[1]), "%u %u 1\n", ids->disk_uid, ids->run_uid);
+	snprintf(text[2], sizeof(text[2]), "%u %u 1\n", ids->disk_gid, ids->run_gid);
+	/*
+	 * The child makes the namespace and stops; we write its maps and take it by fd, then
+	 * kill and reap the child. Until it is reaped its pid cannot name another process.
+	 */
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		if (unshare(CLONE_NEWUSER))
+			_exit(errno);
+		raise(SIGSTOP);
+		_exit(0);
+	}
+	while (waitpid(pid, &status, WUNTRACED) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (!WIFSTOPPED(status))	/* reaped: it could not unshare */
+		return WIFEXITED(status) && WEXITSTATUS(status) ? -WEXITSTATUS(status) : -ECHILD;
+	/* setgroups before gid_map, which the kernel requires; nothing ever runs in it anyway. */
+	for (i = 0; i < 3 && !e; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, files[i]);
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, text[i], strlen(text[i])) != (ssize_t)strlen(text[i]))
+			e = -errno;
+		if (fd >= 0)
+			close(fd);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
+	if (!e && (*userns_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		e = -errno;
+	kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return e;
+}
+
+int idmap_private_ns(void)
+{
+	if (unshare(CLONE_NEWNS))
+		return -errno;
+	/*
+	 * Slave, not private: the host's unmounts still reach us (credbox holds no disk busy),
+	 * nothing mounted here goes back. Should this fail, the caller must mount nothing.
+	 */
+	return mount(NULL, "/", NULL, MS_SLAVE | MS_REC, NULL) ? -errno : 0;
+}
+
+static int setattr(int mnt, struct mount_attr *attr)
+{
+	return syscall(SYS_mount_setattr, mnt, "", AT_EMPTY_PATH, attr, sizeof(*attr)) ? -errno : 0;
+}
+
+static int attach(int mnt, int onto)
+{
+	return syscall(SYS_move_mount, mnt, "", onto, "",
+		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) ? -errno : 0;
+}
+
+/* A detached clone of the mount at dirfd, idmapped with userns_fd: *clone (O_PATH), or closed. */
+static int clone_idmapped(int dirfd, int userns_fd, __u64 attrs, int *clone)
+{
+	struct mount_attr attr = {
+		.attr_set = MOUNT_ATTR_IDMAP | attrs,
+		.userns_fd = userns_fd,
+		/* What the host mounts in the tree later stays out of the grant. */
+		.propagation = MS_PRIVATE,
+	};
+	int fd, e;
+
+	/*
+	 * This mount alone, not those under it (no AT_RECURSIVE): nothing mounted inside the
+	 * tree gets the map. The kernel's EINVAL here means dirfd is not on a mount of this
+	 * namespace, or that mount is unbindable: -EXDEV, not the file system's refusal below.
+	 */
+	fd = syscall(SYS_open_tree, dirfd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+	if (fd < 0)
+		return errno == EINVAL ? -EXDEV : -errno;
+	e = setattr(fd, &attr);
+	if (e || !clone)
+		close(fd);	/* a detached mount goes with its last fd */
+	else
+		*clone = fd;
+	return e;
+}
+
+int idmap_probe(int dirfd, int userns_fd)
+{
+	return clone_idmapped(dirfd, userns_fd, 0, NULL);
+}
+
+/*
+ * The kernel reads the map as meant: the clone's root shows the run ids exactly where it has
+ * the disk ids on disk. A map written the wrong way round shows O's inodes as the overflow id;
+ * one that maps another id to S shows S on a root that is not O's. (A root owned by root on
+ * disk proves only the latter; a reversed map fails closed: S acts as O nowhere.)
+ */
+static int map_ok(int dirfd, int clone, const struct idmap_ids *ids)
+{
+	struct stat disk, seen;
+
+	if (fstat(dirfd, &disk) || fstat(clone, &seen))
+		return -errno;
+	return (disk.st_uid == ids->disk_uid) != (seen.st_uid == ids->run_uid) ||
+	       (disk.st_gid == ids->disk_gid) != (seen.st_gid == ids->run_gid) ? -EPROTO : 0;
+}
+
+/*
+ * A fresh tmpfs, detached: *cov its root. 0755 root (a new tmpfs root is 1777: anyone could
+ * plant entries), nosuid, nodev, noexec, small: it holds a few directories and nothing else.
+ */
+static int cover_new(int *cov)
+{
+	int fs = syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC), e = 0;
+
+	if (fs < 0)
+		return -errno;
+	if (syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "mode", "0755", 0) ||
+	    syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "size", "64k", 0) ||
+	    syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0))
+		e = -errno;
+	else if ((*cov = syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID |
+				 MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC)) < 0)
+		e = -errno;
+	close(fs);
+	return e;
+}
+
+/*
+ * Make in the cover (root cov) the directories from c down to the tree (tfd, at tp), by fd in
+ * the cover, 0755 whatever the umask. The names come from /proc/self/fd; that they lead from c
+ * to the tree itself is checked by fd (RESOLVE_BENEATH, no symlink): a name that reads wrong
+ * (moved, deleted) is -ESTALE, never a wrong place. *target: the tree's double.
+ */
+static int chain(int c, int cov, int tfd, const struct place *tp, int *target)
+{
+	struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC, .resolve =
+				RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
+	char cpath[PATH_MAX], tpath[PATH_MAX], *rel, *name, *save;
+	int mine = cov, real, next, e;
+	struct place p = { 0, 0 };
+	size_t len;
+
+	if ((e = fd_path(c, cpath, sizeof(cpath))) || (e = fd_path(tfd, tpath, sizeof(tpath))))
+		return e;
+	len = strcmp(cpath, "/") ? strlen(cpath) : 0;
+	rel = tpath + len + 1;
+	if (strncmp(tpath, cpath, len) || tpath[len] != '/' || !*rel)
+		return -ESTALE;
+	real = syscall(SYS_openat2, c, rel, &how, sizeof(how));
+	if (real < 0)
+		return errno == ENOENT || errno == ELOOP || errno == EXDEV ? -ESTALE : -errno;
+	e = place_of(real, &p);
+	if (!e && !same_place(&p, tp))
+		e = -ESTALE;
+	close(real);
+	for (name = strtok_r(rel, "/", &save); name && !e; name = strtok_r(NULL, "/", &save)) {
+		if (mkdirat(mine, name, 0755) && errno != EEXIST) {	/* EEXIST: a shared part */
+			e = -errno;
+			break;
+		}
+		next = openat(mine, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		e = next < 0 ? -errno : 0;
+		step(&mine, next, cov);
+		if (!e && fchmod(mine, 0755))
+			e = -errno;
+	}
+	if (e)
+		step(&mine, -1, cov);
+	*target = mine;
+	return e;
+}
+
+/* What idmap_mount_all holds of one tree until it is attached. */
+struct held {
+	struct place place;
+	int clone;		/* the idmapped clone, detached */
+	int c;			/* the highest ancestor S cannot search, or -1 */
+	struct place cplace;
+	int cov;		/* the cover's root, detached (in the first tree with this c) */
+	int target;		/* the tree's double in the cover, or -1 */
+};
+
+struct cover_walk {
+	const struct plan_ident *run;
+	const struct held *h;	/* every tree */
+	size_t n;
+	struct held *me;
+};
+
+static int cover_fn(int dir, const struct place *p, void *arg)
+{
+	struct cover_walk *w = arg;
+	struct preopen_fscred saved;
+	size_t i;
+	int e;
+
+	/* A tree inside another would be attached where the other's clone hides it. */
+	for (i = 0; i < w->n; i++)
+		if (same_place(p, &w->h[i].place))
+			return -EINVAL;
+	/* Searched as S: its fsuid, fsgid and groups (root's fs capabilities drop with them). */
+	if ((e = preopen_become(w->run, &saved)))
+		return e;
+	e = syscall(SYS_faccessat2, dir, "", X_OK, AT_EACCESS | AT_EMPTY_PATH) ? -errno : 0;
+	if (preopen_leave(&saved))
+		return -EPERM;
+	if (e == -EACCES) {
+		step(&w->me->c, fcntl(dir, F_DUPFD_CLOEXEC, 0), -1);
+		if (w->me->c < 0)
+			return -errno;
+		w->me->cplace = *p;
+		e = 0;
+	}
+	return e;
+}
+
+static int prepare(struct idmap_tree *t, size_t n, const struct plan_ident *run,
+		   struct held *h, size_t *at)
+{
+	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
+	__u64 attrs;
+	size_t i, j;
+	int e;
+
+	/* Each tree cloned and idmapped, detached, its map checked: nothing mounted yet. */
+	for (i = 0; i < n; i++) {
+		*at = i;
+		if (t[i].ids.run_uid != run->uid || t[i].ids.run_gid != run->gid)
+			return -EINVAL;
+		if ((e = place_of(t[i].dirfd, &h[i].place)))
+			return e;
+		for (j = 0; j < i; j++)
+			if (same_place(&h[i].place, &h[j].place))
+				return -EINVAL;
+		attrs = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
+		if (t[i].rdonly)
+			attrs |= MOUNT_ATTR_RDONLY;
+		if ((e = clone_idmapped(t[i].dirfd, t[i].userns_fd, attrs, &h[i].clone)) ||
+		    (e = map_ok(t[i].dirfd, h[i].clone, &t[i].ids)))
+			return e;
+		t[i].grant_fd = openat(h[i].clone, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (t[i].grant_fd < 0)
+			return -errno;
+	}
+	/* Where each goes: the highest ancestor S cannot search, and its cover, built detached. */
+	for (i = 0; i < n; i++) {
+		struct cover_walk w = { .run = run, .h = h, .n = n, .me = &h[i] };
+
+		*at = i;
+		if ((e = walk_up(t[i].dirfd, cover_fn, &w)))
+			return e;
+		if (h[i].c < 0)
+			continue;
+		for (j = 0; j < i && (h[j].c < 0 || !same_place(&h[j].cplace, &h[i].cplace)); j++)
+			;
+		if (j == i && (e = cover_new(&h[i].cov)))
+			return e;
+		if ((e = chain(h[i].c, h[j].cov, t[i].dirfd, &h[i].place, &h[i].target)))
+			return e;
+	}
+	/* Each cover read-only once built: nothing is added to it after, not even by root. */
+	for (i = 0; i < n; i++) {
+		*at = i;
+		if (h[i].cov >= 0 && (e = setattr(h[i].cov, &ro)))
+			return e;
+	}
+	return 0;
+}
+
+int idmap_mount_all(struct idmap_tree *t, size_t n, const struct plan_ident *run, size_t *at)
+{
+	struct held h[IDMAP_MAX_TREES];
+	size_t i;
+	int e;
+
+	*at = 0;
+	if (n > IDMAP_MAX_TREES)
+		return -E2BIG;
+	for (i = 0; i < n; i++) {
+		t[i].grant_fd = -1;
+		h[i] = (struct held){ .clone = -1, .c = -1, .cov = -1, .target = -1 };
+	}
+	e = prepare(t, n, run, h, at);
+	/*
+	 * The attaching: each cover on its ancestor, then each clone on its double in the cover,
+	 * or over the tree itself. A failure here leaves what was attached before it in this
+	 * namespace: credbox runs this in its own private one (idmap_private_ns) and exits on
+	 * the error, so nothing of it reaches the host.
+	 */
+	for (i = 0; i < n && !e; i++)
+		if (h[i].cov >= 0 && (e = attach(h[i].cov, h[i].c)))
+			*at = i;
+	for (i = 0; i < n && !e; i++)
+		if ((e = attach(h[i].clone, h[i].target >= 0 ? h[i].target : t[i].dirfd)))
+			*at = i;
+	for (i = 0; i < n; i++) {
+		step(&h[i].clone, -1, -1);
+		step(&h[i].c, -1, -1);
+		step(&h[i].cov, -1, -1);
+		step(&h[i].target, -1, -1);
+		if (e)
+			step(&t[i].grant_fd, -1, -1);
+	}
+	return e;
+}
