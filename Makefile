@@ -1,7 +1,7 @@
 # credbox: the launcher, its tests, and the kernel series' build and VM.
 #
 #   make            build credbox and the client library
-#   make kernel     build the patched kernel (kernel-patches/build-kernel)
+#   make kernel     build the patched kernel, and the same tree without the series
 #   make check      host tests, then every VM test; TAP, ends "N passed, N failed"
 #   make run        boot the patched kernel and show credbox on conf/dosemu.ini
 #   make bench      the benchmark table (ratios from one run)
@@ -159,8 +159,11 @@ _check: all $(TEST_BINS) kernel initramfs
 # ---- the kernel and the VM -------------------------------------------------
 deps:
 	tests/deps install
+# The series' kernel, and the same tree without it: tests/vm/70-idmap.t boots the second, as a
+# stock kernel, for grants through ID-mapped mounts.
 kernel:
 	kernel-patches/build-kernel
+	kernel-patches/build-kernel --baseline
 _run: _run-kernel _run-programs
 	tests/vm/vm-run --build-initramfs >/dev/null
 	tests/vm/run-demo --variant bench

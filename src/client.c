@@ -5,7 +5,14 @@
  *
  * The environment is the program's own and may have been edited by it, so
  * nothing read from it is trusted: an entry is only used if its fd really is
- * an O_CRED_ALLOW directory, and the kernel decides everything else.
+ * an O_CRED_ALLOW directory, or the root of a mount (an ID-mapped grant,
+ * credbox.ini(5) method = idmap), and the kernel decides everything else.
+ *
+ * On an ID-mapped grant the mount is the grant: the program's own calls are
+ * the owner's there. Each call is made with the flag first; where the kernel
+ * refuses it and the directory is such a mount, it is made again without it
+ * (no walk is then held beneath the directory: outside the mount the
+ * program's own rights apply, as to any path of its own).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -62,6 +69,33 @@ static int client_lookup(const char *list, const char *name)
 	return -ENOENT;
 }
 
+/* Whether fd is a directory at the root of a mount, lending nothing: an ID-mapped grant. */
+static int client_mapped(int fd)
+{
+	struct statx stx;
+	int fl = fcntl(fd, F_GETFL);
+
+	return fl >= 0 && !(fl & O_CRED_ALLOW) &&
+	       !statx(fd, "", AT_EMPTY_PATH, STATX_TYPE, &stx) && S_ISDIR(stx.stx_mode) &&
+	       (stx.stx_attributes_mask & stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+}
+
+/*
+ * The lent call's result, or, where the kernel refused the flag (stock kernels: EINVAL for an
+ * unknown flag, ENOSYS for openat2 under an ID-mapped grant's filter and for symlinkat2; the
+ * series: EBADF or EPERM for a directory that lends nothing) and mapped holds, the plain
+ * call's. The plain call is made with the program's own rights: it can do nothing the
+ * program could not do itself.
+ */
+#define CLIENT_LENT_OR(mapped, lent, plain)					\
+	({									\
+		long _r = (lent);						\
+		if (_r < 0 && (errno == EINVAL || errno == ENOSYS || errno == EBADF ||	\
+			       errno == EPERM) && (mapped))				\
+			_r = (plain);						\
+		_r < 0 ? -errno : _r;						\
+	})
+
 int credbox_dir(const char *name)
 {
 	const char *list = getenv(CREDBOX_DIRS_ENV);
@@ -77,6 +111,8 @@ int credbox_dir(const char *name)
 		return fd;
 	/* Only an fd that credbox could have made counts: a directory lending credentials. */
 	fl = fcntl(fd, F_GETFL);
+	if (client_mapped(fd))
+		return fd;
 	if (fl < 0 || !(fl & O_CRED_ALLOW) || fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode))
 		return -EBADF;
 	return fd;
@@ -93,8 +129,9 @@ int credbox_openat_fd(int dirfd, const char *path, int flags, mode_t mode)
 
 	if (!path)
 		return -EINVAL;
-	fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
-	return fd < 0 ? -errno : (int)fd;
+	fd = CLIENT_LENT_OR(client_mapped(dirfd), syscall(SYS_openat2, dirfd, path, &how, sizeof(how)),
+			    openat(dirfd, path, flags, how.mode));
+	return (int)fd;
 }
 
 int credbox_openat(const char *name, const char *path, int flags, mode_t mode)
@@ -112,49 +149,62 @@ int credbox_openat(const char *name, const char *path, int flags, mode_t mode)
  * kernel pins DIRFD, scopes the walk beneath it and refuses absolute paths,
  * "..", magic links and mounts; the library adds nothing to check.
  */
-static int client_ret(long ret)
-{
-	return ret < 0 ? -errno : (int)ret;
-}
 
-/* mkdirat(2) takes no flags: openat2 O_CREAT | O_DIRECTORY | O_EXCL makes and opens it. */
+/*
+ * mkdirat(2) takes no flags: openat2 O_CREAT | O_DIRECTORY | O_EXCL makes and opens it (on an
+ * ID-mapped grant, mkdirat itself).
+ */
 int credbox_mkdirat_fd(int dirfd, const char *path, mode_t mode)
 {
-	int fd = credbox_openat_fd(dirfd, path, O_CREAT | O_DIRECTORY | O_EXCL | O_CLOEXEC, mode);
+	struct open_how how = {
+		.flags = O_CREAT | O_DIRECTORY | O_EXCL | O_CLOEXEC | OA2_CRED_INHERIT,
+		.mode = mode,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+	};
+	long fd;
 
-	if (fd < 0)
-		return fd;
-	close(fd);
-	return 0;
+	if (!path)
+		return -EINVAL;
+	fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+	if (fd >= 0) {
+		close((int)fd);
+		return 0;
+	}
+	return CLIENT_LENT_OR(client_mapped(dirfd), fd, mkdirat(dirfd, path, mode));
 }
 
 int credbox_unlinkat_fd(int dirfd, const char *path, int flags)
 {
 	if (!path || (flags & ~AT_REMOVEDIR))
 		return -EINVAL;
-	return client_ret(unlinkat(dirfd, path, flags | AT_CRED_INHERIT));
+	return CLIENT_LENT_OR(client_mapped(dirfd), unlinkat(dirfd, path, flags | AT_CRED_INHERIT),
+			      unlinkat(dirfd, path, flags));
 }
 
 int credbox_renameat_fd(int dirfd, const char *oldpath, const char *newpath, unsigned int flags)
 {
 	if (!oldpath || !newpath || (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE)))
 		return -EINVAL;
-	return client_ret(syscall(SYS_renameat2, dirfd, oldpath, dirfd, newpath,
-				  flags | AT_CRED_INHERIT));
+	return CLIENT_LENT_OR(client_mapped(dirfd), syscall(SYS_renameat2, dirfd, oldpath, dirfd, newpath,
+					     flags | AT_CRED_INHERIT),
+			      syscall(SYS_renameat2, dirfd, oldpath, dirfd, newpath, flags));
 }
 
 int credbox_fstatat_fd(int dirfd, const char *path, struct stat *st, int flags)
 {
 	if (!path || !st || (flags & ~AT_SYMLINK_NOFOLLOW))
 		return -EINVAL;
-	return client_ret(fstatat(dirfd, path, st, flags | AT_CRED_INHERIT));
+	return CLIENT_LENT_OR(client_mapped(dirfd), fstatat(dirfd, path, st, flags | AT_CRED_INHERIT),
+			      fstatat(dirfd, path, st, flags));
 }
 
 int credbox_faccessat_fd(int dirfd, const char *path, int mode, int flags)
 {
 	if (!path || (flags & ~AT_SYMLINK_NOFOLLOW))
 		return -EINVAL;
-	return client_ret(syscall(SYS_faccessat2, dirfd, path, mode, flags | AT_CRED_INHERIT));
+	return CLIENT_LENT_OR(client_mapped(dirfd), syscall(SYS_faccessat2, dirfd, path, mode,
+					     flags | AT_CRED_INHERIT),
+			      syscall(SYS_faccessat2, dirfd, path, mode, flags));
 }
 
 /* An O_PATH handle opened with the credentials, then readlinkat(fd, ""): nothing is opened. */
@@ -176,7 +226,9 @@ int credbox_fchmodat_fd(int dirfd, const char *path, mode_t mode, int flags)
 {
 	if (!path || (flags & ~AT_SYMLINK_NOFOLLOW))
 		return -EINVAL;
-	return client_ret(syscall(SYS_fchmodat2, dirfd, path, mode, flags | AT_CRED_INHERIT));
+	return CLIENT_LENT_OR(client_mapped(dirfd), syscall(SYS_fchmodat2, dirfd, path, mode,
+					     flags | AT_CRED_INHERIT),
+			      syscall(SYS_fchmodat2, dirfd, path, mode, flags));
 }
 
 int credbox_utimensat_fd(int dirfd, const char *path, const struct timespec times[2],
@@ -185,33 +237,43 @@ int credbox_utimensat_fd(int dirfd, const char *path, const struct timespec time
 	/* NULL is futimens()'s form, which takes no flag: credbox_futimens */
 	if (!path || (flags & ~AT_SYMLINK_NOFOLLOW))
 		return -EINVAL;
-	return client_ret(syscall(SYS_utimensat, dirfd, path, times, flags | AT_CRED_INHERIT));
+	return CLIENT_LENT_OR(client_mapped(dirfd), syscall(SYS_utimensat, dirfd, path, times,
+					     flags | AT_CRED_INHERIT),
+			      syscall(SYS_utimensat, dirfd, path, times, flags));
 }
 
 int credbox_linkat_fd(int dirfd, const char *oldpath, const char *newpath, int flags)
 {
 	if (!oldpath || !newpath || (flags & ~AT_SYMLINK_FOLLOW))
 		return -EINVAL;
-	return client_ret(syscall(SYS_linkat, dirfd, oldpath, dirfd, newpath,
-				  flags | AT_CRED_INHERIT));
+	return CLIENT_LENT_OR(client_mapped(dirfd), syscall(SYS_linkat, dirfd, oldpath, dirfd, newpath,
+					     flags | AT_CRED_INHERIT),
+			      syscall(SYS_linkat, dirfd, oldpath, dirfd, newpath, flags));
 }
 
 int credbox_symlinkat_fd(const char *target, int dirfd, const char *linkpath)
 {
 	if (!target || !linkpath)
 		return -EINVAL;
-	return client_ret(syscall(SYS_symlinkat2, target, dirfd, linkpath, AT_CRED_INHERIT));
+	return CLIENT_LENT_OR(client_mapped(dirfd), syscall(SYS_symlinkat2, target, dirfd, linkpath,
+					     AT_CRED_INHERIT),
+			      symlinkat(target, dirfd, linkpath));
 }
 
-/* The fd forms: the kernel's "" with AT_EMPTY_PATH, on the file itself. */
+/*
+ * The fd forms: the kernel's "" with AT_EMPTY_PATH, on the file itself; a file of an ID-mapped
+ * grant is an ordinary file of its mount, changed by the plain call.
+ */
 int credbox_fchmod(int fd, mode_t mode)
 {
-	return client_ret(syscall(SYS_fchmodat2, fd, "", mode, AT_EMPTY_PATH | AT_CRED_INHERIT));
+	return CLIENT_LENT_OR(1, syscall(SYS_fchmodat2, fd, "", mode,
+					 AT_EMPTY_PATH | AT_CRED_INHERIT), fchmod(fd, mode));
 }
 
 int credbox_futimens(int fd, const struct timespec times[2])
 {
-	return client_ret(syscall(SYS_utimensat, fd, "", times, AT_EMPTY_PATH | AT_CRED_INHERIT));
+	return CLIENT_LENT_OR(1, syscall(SYS_utimensat, fd, "", times,
+					 AT_EMPTY_PATH | AT_CRED_INHERIT), futimens(fd, times));
 }
 
 /* The by-name calls: the grant's fd, then the _fd call. */

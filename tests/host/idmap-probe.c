@@ -15,8 +15,21 @@
  *   idmap-probe wait                    "ready", then waits for a line on stdin
  *   idmap-probe proc-root PID PATH      PATH opened beneath /proc/PID/root
  *   idmap-probe ptrace PID              PTRACE_ATTACH
+ *   idmap-probe as UID ACTION ARGS...   ACTION as uid and gid UID, no other groups
+ *   idmap-probe relay UID FILE -- CMD...
+ *                                       CMD with fd 0 one end of a unix socket pair; as
+ *                                       UID, an fd from the other end (CMD's sendfd), then
+ *                                       FILE opened beneath it, printed after CMD ended
+ *   idmap-probe pids UID                the pids with UID as any of their uids
+ *   idmap-probe sleep SECONDS
+ *   idmap-probe client-read|client-create|client-mkdir|client-unlink NAME PATH
+ *   idmap-probe client-fchmod NAME PATH OCTAL
+ *                                       the same through the client library (credbox.h), on
+ *                                       the grant NAME of CREDBOX_DIRS, PATH beneath it
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -30,8 +43,13 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <sys/wait.h>
+#include <dirent.h>
+#include <grp.h>
 #include <unistd.h>
 #include <utime.h>
+
+#include "credbox.h"
 
 static int result(long r)
 {
@@ -95,6 +113,102 @@ static long owner(const char *path)
 	exit(0);
 }
 
+/* The client library's calls: its -errno as errno, for result(). */
+static long cret(long r)
+{
+	if (r < 0) {
+		errno = (int)-r;
+		return -1;
+	}
+	return r;
+}
+
+static int client(const char *what, const char *name, const char *path, const char *mode)
+{
+	char c;
+	long fd;
+
+	if (!strcmp(what, "read"))
+		return result((fd = cret(credbox_openat(name, path, O_RDONLY | O_CLOEXEC, 0))) < 0 ?
+			      -1 : read((int)fd, &c, 1));
+	if (!strcmp(what, "create"))
+		return result(cret(credbox_openat(name, path, O_CREAT | O_EXCL | O_WRONLY |
+						  O_CLOEXEC, 0644)));
+	if (!strcmp(what, "mkdir"))
+		return result(cret(credbox_mkdirat(name, path, 0755)));
+	if (!strcmp(what, "unlink"))
+		return result(cret(credbox_unlinkat(name, path, 0)));
+	if (!strcmp(what, "fchmod")) {
+		fd = cret(credbox_openat(name, path, O_RDONLY | O_CLOEXEC, 0));
+		return result(fd < 0 ? -1 : cret(credbox_fchmod((int)fd,
+							       (mode_t)strtoul(mode, NULL, 8))));
+	}
+	errno = EINVAL;
+	return result(-1);
+}
+
+static int become(const char *uid)
+{
+	uid_t u = (uid_t)strtoul(uid, NULL, 10);
+
+	return setgroups(0, NULL) || setresgid(u, u, u) || setresuid(u, u, u) ? -1 : 0;
+}
+
+/* relay UID FILE -- CMD...: see the top. */
+static int relay(char **argv)
+{
+	int sv[2], status;
+	long r;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return result(-1);
+	pid = fork();
+	if (pid == 0) {
+		dup2(sv[0], 0);
+		execv(argv[5], argv + 5);
+		_exit(127);
+	}
+	close(sv[0]);
+	dup2(sv[1], 0);
+	r = become(argv[2]) ? -1 : recvfd(argv[3]);
+	status = errno;
+	waitpid(pid, NULL, 0);
+	errno = status;
+	return result(r);
+}
+
+static int pids(const char *uid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	char path[300], buf[4096], *l;
+
+	while (d && (e = readdir(d))) {
+		unsigned long ids[4];
+		ssize_t n;
+		int fd, i;
+
+		snprintf(path, sizeof(path), "/proc/%s/status", e->d_name);
+		if (e->d_name[0] < '1' || e->d_name[0] > '9' ||
+		    (fd = open(path, O_RDONLY)) < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[n > 0 ? n : 0] = '\0';
+		l = strstr(buf, "\nUid:");
+		if (!l || sscanf(l + 5, "%lu %lu %lu %lu", &ids[0], &ids[1], &ids[2], &ids[3]) != 4)
+			continue;
+		for (i = 0; i < 4; i++) {
+			if (ids[i] == strtoul(uid, NULL, 10)) {
+				printf("%s\n", e->d_name);
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *a = argc > 1 ? argv[1] : "", *p = argc > 2 ? argv[2] : "";
@@ -103,6 +217,19 @@ int main(int argc, char **argv)
 	int fd;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(a, "as") && argc > 3) {
+		if (become(p))
+			return result(-1);
+		return main(argc - 2, argv + 2);
+	}
+	if (!strcmp(a, "relay") && argc > 5 && !strcmp(argv[4], "--"))
+		return relay(argv);
+	if (!strcmp(a, "pids"))
+		return pids(p);
+	if (!strcmp(a, "sleep"))
+		return sleep((unsigned)atoi(p));
+	if (!strncmp(a, "client-", 7))
+		return client(a + 7, p, q, argc > 4 ? argv[4] : "0");
 	if (!strcmp(a, "read"))
 		return result((fd = open(p, O_RDONLY)) < 0 ? -1 : read(fd, line, 1));
 	if (!strcmp(a, "create"))

@@ -27,8 +27,8 @@ $(HT)/t-%: tests/host/t-%.c tests/host/tap.h $(B)/libcredbox.a | $(HT)
 
 # idmap.t's program: one file operation or one attack, inside an ID-mapped grant or outside it.
 TEST_BINS += $(HT)/idmap-probe
-$(HT)/idmap-probe: tests/host/idmap-probe.c | $(HT)
-	$(CC) $(HOST_TFLAGS) -o $@ $<
+$(HT)/idmap-probe: tests/host/idmap-probe.c $(B)/libcredbox-client.a src/credbox.h | $(HT)
+	$(CC) $(HOST_TFLAGS) -Isrc -o $@ $< $(B)/libcredbox-client.a
 
 # credbox as on a kernel without Landlock (a seccomp filter fails landlock_create_ruleset).
 $(HT)/nolandlock: tests/host/nolandlock.c | $(HT)

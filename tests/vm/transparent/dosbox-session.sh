@@ -3,10 +3,12 @@
 # sandbox, on a drive C: owned by drive (mode 0700) that sandbox cannot open by itself. Run
 # as root in the guest (busybox sh) by tests/vm/transparent/guest.sh (50-transparent.t) and
 # by tests/vm/run-demo (make run). Prints what it does, then "ok - " / "not ok - " lines.
+# DOSBOX_INI, DRIVE_BASE: another profile, and the directory of the drive and of the private
+# tree (tests/vm/70-idmap.t: an ID-mapped grant, the drive beneath a directory of drive's).
 CB=/credbox/build/credbox
-P=/credbox/conf/dosbox.ini
-C=/srv/dosemu/drive_c
-X=/srv/dosemu/private
+P=${DOSBOX_INI:-/credbox/conf/dosbox.ini}
+C=${DRIVE_BASE:-/srv/dosemu}/drive_c
+X=${DRIVE_BASE:-/srv/dosemu}/private
 O=/tmp/dosbox-session
 mkdir -p $O
 

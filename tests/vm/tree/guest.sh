@@ -5,10 +5,13 @@
 # both times, with the same modes, times, link targets and link counts. Then each change in
 # the tree drive lends for reading only must fail with EROFS ("Read-only file system").
 # Prints "ok - WHAT" / "not ok - WHAT" and "# " comments, then "@@tree-done".
-P=/credbox/tree/tree.ini
+# TREE_INI, TREE_BASE: another profile and place for the trees (tests/vm/70-idmap.t: an
+# ID-mapped grant, the trees beneath a directory only drive can search, on tmpfs or ext4).
+export TREE_INI=${TREE_INI:-/credbox/tree/tree.ini}
+TREE_BASE=${TREE_BASE:-/srv/tree}
 OPS=/credbox/tree/ops.sh
-RW=/srv/tree/rw
-RO=/srv/tree/ro
+RW=$TREE_BASE/rw
+RO=$TREE_BASE/ro
 OWN=/srv/own
 O=/tmp/tree
 umask 022
@@ -20,6 +23,8 @@ skip() { echo "ok - $1 # SKIP $2"; }
 
 # The source tree and its archive, the sandbox's (readable by it): modes, times, a symbolic
 # link and a hard link.
+rm -rf /tmp/src $OWN $O
+mkdir -p $O
 mkdir -p /tmp/src/t/sub
 echo alpha >/tmp/src/t/a.txt
 printf '#!/bin/sh\necho run\n' >/tmp/src/t/run.sh
@@ -42,7 +47,8 @@ chmod 0755 /tmp/src
 mkdir -p $RW $RO $OWN
 echo gamma >$RO/a.txt
 chmod 0644 $RO/a.txt
-chown -R drive:drive /srv/tree
+chown -R drive:drive $TREE_BASE
+[ "$TREE_BASE" = /srv/tree ] || chmod 0700 $TREE_BASE
 chmod 0700 $RW $RO
 chown sandbox:sandbox $OWN
 out=$(su sandbox -s /bin/sh -c "ls $RW" 2>&1 | tr -d '\n')

@@ -6,7 +6,7 @@
 # at the first step that fails, with its status.
 op=$1 d=$2
 G=/gnu/bin
-cb() { /credbox/build/credbox --profile /credbox/tree/tree.ini -- "$@"; }
+cb() { /credbox/build/credbox --profile "${TREE_INI:-/credbox/tree/tree.ini}" -- "$@"; }
 # safe.directory: the repository in a lent tree is the lender's, not the program's uid
 git() { cb $G/git -c safe.directory='*' -c user.name=t -c user.email=t@example.org \
 	-c init.defaultBranch=main "$@"; }
