@@ -504,6 +504,11 @@ static char *verbose_summary(const struct diag *d, const struct plan *plan)
 		fprintf(f, "credbox:   fd %d: [dir %s] %s, %s, as ", plan->dirs[i].fd,
 			plan->dirs[i].name, plan->dirs[i].path, plan->dirs[i].rw ? "rw" : "ro");
 		summary_ident(f, &plan->dirs[i].id);
+		if (plan->dirs[i].idmap)
+			fprintf(f, ",\ncredbox:     an ID-mapped mount (uid_map \"%u %u 1\", gid_map "
+				"\"%u %u 1\")", (unsigned)plan->dirs[i].id.uid,
+				(unsigned)plan->run.uid, (unsigned)plan->dirs[i].id.gid,
+				(unsigned)plan->run.gid);
 		fputc('\n', f);
 	}
 	if (abi < 0)

@@ -203,6 +203,10 @@ chown 4242 "$D"
 "$CB" --check --profile "$T/rw.ini" >"$T/o" 2>"$T/e"
 grep -q 'an ID-mapped mount (method = idmap): uid 4242 and gid 4242 on disk are 4343' "$T/o"
 ok $? "--check names the method and shows the map" "$(cat "$T/o" "$T/e")"
+"$CB" --verbose --profile "$T/rw.ini" -- "$P" read "$D/file" >"$T/o" 2>"$T/e"
+grep -q 'an ID-mapped mount (uid_map "4242 4343 1", gid_map "4242 4343 1")' "$T/e"
+ok $? "--verbose names the method and shows the map" "$(cat "$T/o" "$T/e")"
+
 # method = auto, on this kernel without O_CRED_ALLOW: the same mount.
 sed 's/^method = idmap$/method = auto/' "$T/rw.ini" >"$T/auto.ini"
 "$CB" --check --profile "$T/auto.ini" >"$T/o" 2>"$T/e"
