@@ -8,7 +8,7 @@
  *   idmap-probe chmod|create-mode PATH OCTAL
  *   idmap-probe link|rename|symlink FROM TO
  *   idmap-probe umount|mount|open-tree PATH
- *   idmap-probe unshare | dumpable
+ *   idmap-probe unshare | setns | dumpable
  *   idmap-probe exec ACTION ARGS...     the same probe again by execve, then ACTION
  *   idmap-probe sendfd DIR              DIR's fd over fd 0 (a unix socket), SCM_RIGHTS
  *   idmap-probe recvfd FILE             an fd from fd 0, then FILE opened beneath it
@@ -263,6 +263,9 @@ int main(int argc, char **argv)
 		return result(syscall(SYS_open_tree, AT_FDCWD, p, 1 /* OPEN_TREE_CLONE */));
 	if (!strcmp(a, "unshare"))
 		return result(unshare(CLONE_NEWUSER | CLONE_NEWNS));
+	if (!strcmp(a, "setns"))
+		return result((fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC)) < 0 ? -1 :
+			      setns(fd, CLONE_NEWNS));
 	if (!strcmp(a, "dumpable"))
 		return printf("%d\n", prctl(PR_GET_DUMPABLE)) < 0;
 	if (!strcmp(a, "exec") && argc > 2) {

@@ -118,6 +118,9 @@ probe "$T/rw.ini" EPERM "umount of the tree refused" umount "$D"
 probe "$T/rw.ini" EPERM "a mount over the tree refused" mount "$D"
 probe "$T/rw.ini" EPERM "open_tree of the tree refused" open-tree "$D"
 probe "$T/rw.ini" EPERM "unshare of a user and mount namespace refused" unshare
+probe "$T/rw.ini" EPERM "setns refused" setns
+probe "$T/rw.ini" EACCES "the tree's original path through /proc/1/root refused" \
+	proc-root 1 "$D/file"
 probe "$T/rw.ini" 0 "the program is not dumpable" dumpable
 probe "$T/rw.ini" 0 "... nor after its own execve (done in place)" exec dumpable
 probe "$T/rw.ini" 0 "... which keeps the tree" exec read "$D/file"
