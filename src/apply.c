@@ -658,6 +658,7 @@ static int mount_idmaps(const struct plan *plan, int *dir_fds, struct failure *e
 	struct idmap_tree t[PROFILE_MAX_DIRS];
 	size_t idx[PROFILE_MAX_DIRS], n = 0, i, at = 0;
 	const struct plan_dir *dir;
+	struct stat st;
 	int e = 0;
 
 	for (i = 0; !e && i < plan->ndirs; i++) {
@@ -670,7 +671,12 @@ static int mount_idmaps(const struct plan *plan, int *dir_fds, struct failure *e
 		};
 		at = n;
 		idx[n++] = i;
-		e = idmap_userns(&t[at].ids, &t[at].userns_fd);
+		/* check_idmap's owner and closed directory, again on the directory mounted */
+		if (fstat(dir_fds[i], &st) || st.st_uid != dir->id.uid ||
+		    idmap_closed_above(dir_fds[i], dir->id.uid, NULL, 0) != 1)
+			e = -ESTALE;
+		if (!e)
+			e = idmap_userns(&t[at].ids, &t[at].userns_fd);
 	}
 	if (!e && n)
 		e = idmap_mount_all(t, n, &plan->run, &at);
@@ -688,7 +694,8 @@ static int mount_idmaps(const struct plan *plan, int *dir_fds, struct failure *e
 	return fail(err, EXIT_CREDBOX, plan->pol->dirs[idx[at]].path.line, NULL, e,
 		    "[dir %s] method = idmap: mounting %s: %s", dir->name, dir->path,
 		    e == -EPROTO ? "the mount does not show the tree's owner as the program's "
-		    "user: refused" : strerror(-e));
+		    "user: refused" : e == -ESTALE ? "the tree or a directory above it changed "
+		    "since it was checked" : strerror(-e));
 }
 
 /*
