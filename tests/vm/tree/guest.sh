@@ -54,7 +54,8 @@ chown sandbox:sandbox $OWN
 out=$(su sandbox -s /bin/sh -c "ls $RW" 2>&1 | tr -d '\n')
 ok $([ -n "$out" ]; echo $?) "control: sandbox alone cannot list $RW ($out)"
 
-# snap DIR [notimes]: every entry, sorted: path, type, mode, link count, size, mtime (not
+# snap DIR [notimes]: every entry, sorted: path, type, mode, link count, size (not of a
+# directory), mtime (not
 # with notimes) and a symbolic link's target. Owners differ (drive, sandbox): not compared.
 snap() {
 	(cd "$1" && find . | LC_ALL=C sort | while read -r f; do
@@ -63,6 +64,9 @@ snap() {
 				sed "s/ x[0-9]*$//"
 		elif [ "$f" = . ]; then
 			echo "$f $(/gnu/bin/stat -c '%F %a %h' "$f")"	# made now, in both
+		elif [ -d "$f" ]; then	# a directory's size is its file system's, not the op's
+			echo "$f $(/gnu/bin/stat -c '%F %a %h' "$f")" \
+				"${2:+x}$(/gnu/bin/stat -c %Y "$f")" | sed "s/ x[0-9]*$//"
 		else
 			echo "$f $(/gnu/bin/stat -c '%F %a %h %s' "$f")" \
 				"${2:+x}$(/gnu/bin/stat -c %Y "$f")" | sed "s/ x[0-9]*$//"
