@@ -179,6 +179,7 @@ _bench: all $(TEST_BINS)
 	$(MAKE) --no-print-directory bench-loader
 	$(MAKE) --no-print-directory bench-preopen
 	$(MAKE) --no-print-directory bench-redirect
+	$(MAKE) --no-print-directory bench-idmap
 
 # ---- install ---------------------------------------------------------------
 MAN1 := man/credbox.1

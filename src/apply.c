@@ -306,6 +306,48 @@ static int check_cred_allow(const struct plan *plan, size_t i, struct failure *e
 			"O_CRED_ALLOW: %s", dir->name, strerror(-e)) : 0;
 }
 
+#define HINT_IDMAP_FS	"grant a tree on a file system that takes them (ext4, xfs, btrfs, tmpfs " \
+			"since 6.3; never NFS or overlayfs), or boot a kernel with the credbox series"
+
+/* The refusal of an ID-mapped mount by the file system of dir (the kernel's e). */
+static int fs_refuses(const struct plan *plan, size_t i, int e, struct failure *err)
+{
+	const struct plan_dir *dir = &plan->dirs[i];
+
+	fail(err, EXIT_CREDBOX, dir->method_line ? dir->method_line :
+	     plan->pol->dirs[i].sec.line, e == -EINVAL ? HINT_IDMAP_FS : NULL, e,
+	     "%s: its file system takes no ID-mapped mount: %s", dir->path, strerror(-e));
+	failure_prefix(err, "[dir %s] %s", dir->name, dir->method == METHOD_AUTO ?
+		       "method = auto: this kernel lacks O_CRED_ALLOW, and an ID-mapped grant "
+		       "cannot be made: " : "method = idmap: ");
+	return e;
+}
+
+/*
+ * --check: whether the file system of an ID-mapped grant takes the mount, tried on a detached
+ * copy (nothing is mounted). A run finds it out by mounting, and says the same.
+ */
+static int check_idmap_fs(const struct plan *plan, size_t i, struct failure *err)
+{
+	const struct plan_dir *dir = &plan->dirs[i];
+	struct idmap_ids ids = { dir->id.uid, plan->run.uid, dir->id.gid, plan->run.gid };
+	int fd, userns = -1, e;
+
+	if (!dir->idmap || geteuid() != 0)
+		return 0;
+	fd = open(dir->path, O_PATH | O_DIRECTORY | O_CLOEXEC |
+		  (dir->trust_symlinks ? 0 : O_NOFOLLOW));
+	if (fd < 0)
+		return 0;	/* check_idmap said why */
+	e = idmap_userns(&ids, &userns);
+	if (!e)
+		e = idmap_probe(fd, userns);
+	if (userns >= 0)
+		close(userns);
+	close(fd);
+	return e ? fs_refuses(plan, i, e, err) : 0;
+}
+
 /*
  * An ID-mapped grant is a weaker object than a lent fd (credbox.ini(5), SECURITY): its rights
  * go with a uid and a mount, not with the process, and through it the program is the tree's
@@ -317,7 +359,8 @@ static int check_cred_allow(const struct plan *plan, size_t i, struct failure *e
  *   closed     some directory above the tree is closed to all but root and the owner, so that
  *              nothing the program makes the tree (a chmod of its top, a file mode) reaches
  *              anyone new
- *   supported  its file system takes an ID-mapped mount (tried on a detached copy)
+ * and, by --check on a detached copy (check_idmap_fs) or by the run's mount, that its file
+ * system takes an ID-mapped mount.
  * The rest is the apply path's: set-ID modes refused by the always filter, the program's
  * execve made in place (it stays undumpable), the mount nosuid and nodev.
  */
@@ -326,7 +369,6 @@ static int check_idmap(const struct plan *plan, size_t i, struct failure *err)
 	const struct plan_dir *dir = &plan->dirs[i];
 	int line = dir->method_line ? dir->method_line : plan->pol->dirs[i].sec.line, fd = -1;
 	int e = 0;
-	struct idmap_ids ids = { dir->id.uid, plan->run.uid, dir->id.gid, plan->run.gid };
 	char where[PATH_MAX];
 	struct stat st;
 
@@ -363,21 +405,6 @@ static int check_idmap(const struct plan *plan, size_t i, struct failure *err)
 			 "say) would reach others", dir->path, dir->id.name);
 	else
 		e = 0;
-	if (!e && geteuid() == 0) {
-		int userns = -1;
-
-		e = idmap_userns(&ids, &userns);
-		if (!e)
-			e = idmap_probe(fd, userns);
-		if (userns >= 0)
-			close(userns);
-		if (e)
-			e = fail(err, EXIT_CREDBOX, line, e == -EINVAL ? "grant a tree on a file "
-				 "system that supports them (ext4, xfs, btrfs, tmpfs since 6.3; never "
-				 "NFS or overlayfs), or boot a kernel with the credbox series" : NULL,
-				 e, "%s: its file system takes no ID-mapped mount: %s", dir->path,
-				 strerror(-e));
-	}
 	close(fd);
 out:
 	if (e) {
@@ -656,10 +683,10 @@ static int private_ns(const struct plan *plan, struct failure *err)
 static int mount_idmaps(const struct plan *plan, int *dir_fds, struct failure *err)
 {
 	struct idmap_tree t[PROFILE_MAX_DIRS];
-	size_t idx[PROFILE_MAX_DIRS], n = 0, i, at = 0;
+	size_t idx[PROFILE_MAX_DIRS], n = 0, i, k, at = 0;
 	const struct plan_dir *dir;
 	struct stat st;
-	int e = 0;
+	int e = 0, fs;
 
 	for (i = 0; !e && i < plan->ndirs; i++) {
 		dir = &plan->dirs[i];
@@ -675,12 +702,23 @@ static int mount_idmaps(const struct plan *plan, int *dir_fds, struct failure *e
 		if (fstat(dir_fds[i], &st) || st.st_uid != dir->id.uid ||
 		    idmap_closed_above(dir_fds[i], dir->id.uid, NULL, 0) != 1)
 			e = -ESTALE;
-		if (!e)
+		/* one namespace for each map: the grants of one owner share it */
+		for (k = 0; !e && k < at && t[at].userns_fd < 0; k++) {
+			if (!memcmp(&t[k].ids, &t[at].ids, sizeof(t[at].ids)))
+				t[at].userns_fd = t[k].userns_fd;
+		}
+		if (!e && t[at].userns_fd < 0)
 			e = idmap_userns(&t[at].ids, &t[at].userns_fd);
 	}
 	if (!e && n)
 		e = idmap_mount_all(t, n, &plan->run, &at);
+	/* the file system's refusal, told apart from the rest by a try on a detached copy */
+	fs = e == -EINVAL && at < n && idmap_probe(t[at].dirfd, t[at].userns_fd) == -EINVAL;
 	for (i = 0; i < n; i++) {
+		for (k = 0; k < i && t[i].userns_fd >= 0; k++) {
+			if (t[k].userns_fd == t[i].userns_fd)
+				t[i].userns_fd = -1;	/* shared: closed once */
+		}
 		if (t[i].userns_fd >= 0)
 			close(t[i].userns_fd);
 		if (!e) {
@@ -690,6 +728,8 @@ static int mount_idmaps(const struct plan *plan, int *dir_fds, struct failure *e
 	}
 	if (!e)
 		return 0;
+	if (fs)
+		return fs_refuses(plan, idx[at], e, err);
 	dir = &plan->dirs[idx[at]];
 	return fail(err, EXIT_CREDBOX, plan->pol->dirs[idx[at]].path.line, NULL, e,
 		    "[dir %s] method = idmap: mounting %s: %s", dir->name, dir->path,
@@ -1049,7 +1089,12 @@ int apply_check(const struct plan *plan, struct failure_list *out, unsigned int 
 	} else if (plan->argv) {
 		failure_add(out, &err);
 	}
-	/* The trees, opened and checked as their owners, on any kernel: nothing is lent. */
+	/* An ID-mapped grant's file system, tried on a detached copy; the trees, opened and
+	 * checked as their owners, on any kernel: nothing is lent. */
+	for (i = 0; i < plan->ndirs; i++) {
+		if (check_idmap_fs(plan, i, &err))
+			failure_add(out, &err);
+	}
 	for (i = 0; i < plan->ndirs; i++) {
 		if (preopen_dir_check(&plan->dirs[i], &plan->run, &err)) {
 			failure_prefix(&err, "[dir %s] ", plan->dirs[i].name);

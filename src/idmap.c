@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mount.h>	/* the mount API's constants, from <linux/mount.h> (glibc 2.36) */
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -108,10 +109,25 @@ int idmap_closed_above(int dirfd, uid_t owner, char *where, size_t size)
 	return walk_up(dirfd, closed_fn, &c);
 }
 
+/*
+ * The holder of a new user namespace while its maps are written: a child sharing credbox's
+ * memory (CLONE_VM: nothing of credbox's address space is copied, which a fork did at a cost
+ * of milliseconds), so it touches none of it, not even errno: every signal blocked (from its
+ * parent), it waits in pause() for the SIGKILL that ends it.
+ */
+static int holder(void *unused)
+{
+	for (;;)
+		__asm__ volatile("syscall" : : "a"((long)SYS_pause) : "rcx", "r11", "memory");
+	return 0;
+}
+
 int idmap_userns(const struct idmap_ids *ids, int *userns_fd)
 {
 	static const char *const files[] = { "setgroups", "uid_map", "gid_map" };
 	char path[64], text[3][48] = { "deny" };
+	char stack[1024] __attribute__((aligned(16)));
+	sigset_t all, old;
 	int status, fd, e = 0;
 	size_t i;
 	pid_t pid;
@@ -119,23 +135,17 @@ int idmap_userns(const struct idmap_ids *ids, int *userns_fd)
 	snprintf(text[1], sizeof(text[1]), "%u %u 1\n", ids->disk_uid, ids->run_uid);
 	snprintf(text[2], sizeof(text[2]), "%u %u 1\n", ids->disk_gid, ids->run_gid);
 	/*
-	 * The child makes the namespace and stops; we write its maps and take it by fd, then
-	 * kill and reap the child. Until it is reaped its pid cannot name another process.
+	 * The child is made in the namespace and holds it; we write its maps and take it by
+	 * fd, then kill and reap the child. Until it is reaped its pid cannot name another
+	 * process.
 	 */
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		if (unshare(CLONE_NEWUSER))
-			_exit(errno);
-		raise(SIGSTOP);
-		_exit(0);
-	}
-	while (waitpid(pid, &status, WUNTRACED) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (!WIFSTOPPED(status))	/* reaped: it could not unshare */
-		return WIFEXITED(status) && WEXITSTATUS(status) ? -WEXITSTATUS(status) : -ECHILD;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	pid = clone(holder, stack + sizeof(stack), CLONE_VM | CLONE_NEWUSER | SIGCHLD, NULL);
+	e = pid < 0 ? -errno : 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (e)
+		return e;
 	/* setgroups before gid_map, which the kernel requires; nothing ever runs in it anyway. */
 	for (i = 0; i < 3 && !e; i++) {
 		snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, files[i]);

@@ -49,6 +49,16 @@ $(HT)/redirect-bench: tests/host/redirect-bench.c tests/vm/bench.h $(B)/libcredb
 bench-redirect: $(HT)/redirect-bench
 	$(HT)/redirect-bench 31 200000
 
+# What an ID-mapped grant costs (make bench-idmap; README, "Benchmarks"): a call through it
+# against the same call through a plain bind mount, then the grants' set-up in a start of
+# credbox against a fork+exec+wait of /bin/true (tests/host/idmap-bench, with peers-bench).
+$(HT)/idmap-bench: tests/host/idmap-bench.c tests/vm/bench.h $(B)/libcredbox.a | $(HT)
+	$(CC) $(filter-out -O2,$(CFLAGS)) -O2 -o $@ $< $(B)/libcredbox.a $(LDLIBS)
+.PHONY: bench-idmap
+bench-idmap: $(B)/credbox $(HT)/idmap-bench $(HT)/peers-bench
+	$(HT)/idmap-bench 31 2000
+	B=$(B) tests/host/idmap-bench 200
+
 # A small program the filter probe runs under credbox's filters (no libseccomp in it).
 $(HT)/sysprobe: tests/host/sysprobe.c | $(HT)
 	$(CC) $(HOST_TFLAGS) -o $@ $<
