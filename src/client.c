@@ -5,7 +5,7 @@
  *
  * The environment is the program's own and may have been edited by it, so
  * nothing read from it is trusted: an entry is only used if its fd really is
- * an O_CRED_ALLOW directory, or the root of a mount (an ID-mapped grant,
+ * an O_CRED_ALLOW directory, or the root of an ID-mapped mount (such a grant,
  * credbox.ini(5) method = idmap), and the kernel decides everything else.
  *
  * On an ID-mapped grant the mount is the grant: the program's own calls are
@@ -69,15 +69,74 @@ static int client_lookup(const char *list, const char *name)
 	return -ENOENT;
 }
 
-/* Whether fd is a directory at the root of a mount, lending nothing: an ID-mapped grant. */
+/* Whether line (of /proc/self/mountinfo) is mount id's and has the option idmapped. */
+static int client_line_idmapped(const char *line, const char *end, unsigned long id)
+{
+	const char *f = line, *opt;
+	unsigned long n = 0;
+	int field;
+
+	for (; f < end && *f >= '0' && *f <= '9'; f++)
+		n = n * 10 + (unsigned long)(*f - '0');
+	if (n != id || f == line)
+		return 0;
+	for (field = 1; f < end && field < 6; f++)	/* to the mount's own options */
+		field += *f == ' ';
+	for (opt = f; f <= end; f++) {
+		if (f == end || *f == ',' || *f == ' ') {
+			if (f - opt == 8 && !memcmp(opt, "idmapped", 8))
+				return 1;
+			if (f == end || *f == ' ')
+				return 0;
+			opt = f + 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Whether fd lies on an ID-mapped mount (credbox.ini(5), method = idmap), at its root if
+ * root: the mount's options in /proc/self/mountinfo say "idmapped". Read through a buffer on
+ * the stack (no memory allocated); an overlong line is skipped, and counts as not mapped.
+ */
+static int client_on_idmap(int fd, int root)
+{
+	char buf[4096];
+	struct statx stx;
+	size_t have = 0;
+	ssize_t n;
+	int mi, found = 0;
+
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) || !(stx.stx_mask & STATX_MNT_ID) ||
+	    (root && !(stx.stx_attributes_mask & stx.stx_attributes & STATX_ATTR_MOUNT_ROOT)))
+		return 0;
+	mi = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (mi < 0)
+		return 0;
+	while (!found && (n = read(mi, buf + have, sizeof(buf) - have)) > 0) {
+		char *line = buf, *nl, *end = buf + have + n;
+
+		while (!found && (nl = memchr(line, '\n', (size_t)(end - line))) != NULL) {
+			found = client_line_idmapped(line, nl, (unsigned long)stx.stx_mnt_id);
+			line = nl + 1;
+		}
+		have = (size_t)(end - line);
+		if (have == sizeof(buf))
+			have = 0;	/* a line longer than the buffer: skipped */
+		memmove(buf, line, have);
+	}
+	close(mi);
+	return found;
+}
+
+/* Whether fd is a directory at the root of an ID-mapped mount, lending nothing: such a grant. */
 static int client_mapped(int fd)
 {
-	struct statx stx;
 	int fl = fcntl(fd, F_GETFL);
+	struct stat st;
 
-	return fl >= 0 && !(fl & O_CRED_ALLOW) &&
-	       !statx(fd, "", AT_EMPTY_PATH, STATX_TYPE, &stx) && S_ISDIR(stx.stx_mode) &&
-	       (stx.stx_attributes_mask & stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+	return fl >= 0 && !(fl & O_CRED_ALLOW) && !fstat(fd, &st) && S_ISDIR(st.st_mode) &&
+	       client_on_idmap(fd, 1);
 }
 
 /*
@@ -261,19 +320,21 @@ int credbox_symlinkat_fd(const char *target, int dirfd, const char *linkpath)
 }
 
 /*
- * The fd forms: the kernel's "" with AT_EMPTY_PATH, on the file itself; a file of an ID-mapped
- * grant is an ordinary file of its mount, changed by the plain call.
+ * The fd forms: the kernel's "" with AT_EMPTY_PATH, on the file itself; a file on an
+ * ID-mapped grant's mount is an ordinary file there, changed by the plain call.
  */
 int credbox_fchmod(int fd, mode_t mode)
 {
-	return CLIENT_LENT_OR(1, syscall(SYS_fchmodat2, fd, "", mode,
-					 AT_EMPTY_PATH | AT_CRED_INHERIT), fchmod(fd, mode));
+	return CLIENT_LENT_OR(client_on_idmap(fd, 0), syscall(SYS_fchmodat2, fd, "", mode,
+							     AT_EMPTY_PATH | AT_CRED_INHERIT),
+			      fchmod(fd, mode));
 }
 
 int credbox_futimens(int fd, const struct timespec times[2])
 {
-	return CLIENT_LENT_OR(1, syscall(SYS_utimensat, fd, "", times,
-					 AT_EMPTY_PATH | AT_CRED_INHERIT), futimens(fd, times));
+	return CLIENT_LENT_OR(client_on_idmap(fd, 0), syscall(SYS_utimensat, fd, "", times,
+							     AT_EMPTY_PATH | AT_CRED_INHERIT),
+			      futimens(fd, times));
 }
 
 /* The by-name calls: the grant's fd, then the _fd call. */
