@@ -5,7 +5,8 @@
  * process of that uid that got hold of the mount (a directory fd passed over a socket) would
  * use the tree as its owner. So the profile says the user is credbox's alone
  * ([identity] dedicated = yes), and each run checks what it can of that word: no process of
- * the system runs as the uid (real, effective, saved or fs) when the run takes it, and two
+ * the system that runs code of its own (a kernel thread has none) has the uid as its real,
+ * effective, saved or fs uid when the run takes it, and two
  * runs never take it at once (a lock held from that check until the uid is the program's,
  * after which the next run's check sees it).
  */
@@ -23,7 +24,10 @@
  */
 int dedicated_claim(uid_t uid, int *lock_fd, pid_t *pid);
 
-/* A process (other than the caller) with uid as any of its four uids: 1 and *pid, 0, -errno. */
+/*
+ * A process (other than the caller) with a user address space and uid as any of its four uids:
+ * 1 and *pid, 0, -errno.
+ */
 int dedicated_in_use(uid_t uid, pid_t *pid);
 
 #define DEDICATED_LOCK_DIR	"/run/credbox"

@@ -34,8 +34,16 @@ static int fill(size_t i, struct ident_user *out)
 	return 0;
 }
 
+/* With a ctx, each lookup of a user or of a user's groups is counted there. */
+static void count(void *ctx)
+{
+	if (ctx)
+		++*(int *)ctx;
+}
+
 static int fake_user(void *ctx, const char *name, struct ident_user *out)
 {
+	count(ctx);
 	for (size_t i = 0; i < ARRAY_SIZE(users); i++)
 		if (!strcmp(users[i].name, name))
 			return fill(i, out);
@@ -44,6 +52,7 @@ static int fake_user(void *ctx, const char *name, struct ident_user *out)
 
 static int fake_uid(void *ctx, uid_t uid, struct ident_user *out)
 {
+	count(ctx);
 	for (size_t i = 0; i < ARRAY_SIZE(users); i++)
 		if (users[i].uid == uid)
 			return fill(i, out);
@@ -63,6 +72,7 @@ static int fake_group(void *ctx, const char *name, gid_t *out)
 static int fake_member(void *ctx, const char *user, gid_t primary, gid_t *out, size_t max,
 		       size_t *n)
 {
+	count(ctx);
 	*n = 0;
 	out[(*n)++] = primary;
 	if (!strcmp(user, "sandbox"))
@@ -612,6 +622,47 @@ static void test_conf(const char *srcdir)
 	}
 }
 
+/* [dir]s that name their owner alike share one resolution; any difference gets its own. */
+static void test_shared_owner(void)
+{
+	struct ident_db db = fake_db;
+	struct policy *pol = calloc(1, sizeof(*pol));
+	struct plan plan;
+	struct diag d;
+	int lookups = 0, e;
+	const char *text = BASE
+		"[dir a]\npath = /a\nowner = drive\naccess = rw\n"
+		"[dir b]\npath = /b\nowner = drive\naccess = ro\n"
+		"[dir c]\npath = /c\nowner = drive\ngroups = dosemu\naccess = ro\n"
+		"[dir d]\npath = /d\nowner = 1001\naccess = ro\n"
+		"[dir e]\npath = /e\nowner = drive\ngroup = dosemu\naccess = ro\n"
+		"[dir f]\npath = /f\nowner = drive\ngroups = dosemu\naccess = ro\n";
+
+	db.ctx = &lookups;
+	diag_init(&d, "t.ini");
+	e = profile_parse_buffer(text, strlen(text), pol, &d);
+	if (!e)
+		e = plan_build(pol, &db, NULL, 0, NULL, &plan, &d);
+	if (!tap_ok(!e && !d.n, "six grants of one owner plan")) {
+		diag_free(&d);
+		profile_free(pol);
+		free(pol);
+		return;
+	}
+	/* the sandbox user 1, a 2 (user, its groups), c 1, d 2, e 2; b and f none */
+	if (!tap_ok(lookups == 8, "the same owner, group and groups are looked up once"))
+		printf("# %d lookups\n", lookups);
+	tap_ok(!memcmp(&plan.dirs[1].id, &plan.dirs[0].id, sizeof(plan.dirs[0].id)) &&
+	       plan.dirs[1].id.ngroups == 2, "a grant sharing an owner's words has its identity");
+	tap_ok(plan.dirs[2].id.ngroups == 1 && plan.dirs[2].id.groups[0] == 1100 &&
+	       !memcmp(&plan.dirs[5].id, &plan.dirs[2].id, sizeof(plan.dirs[0].id)),
+	       "groups = listed: that list, shared by the grant that says the same");
+	tap_ok(plan.dirs[3].id.uid == 1001 && plan.dirs[4].id.gid == 1100 &&
+	       plan.dirs[0].id.gid == 1001, "another spelling or another group: its own");
+	diag_free(&d);
+	release(&plan);
+}
+
 int main(int argc, char **argv)
 {
 	const char *srcdir = getenv("SRCDIR") ? getenv("SRCDIR") : ".";
@@ -621,6 +672,7 @@ int main(int argc, char **argv)
 	test_limits();
 	test_privileged_groups();
 	test_good();
+	test_shared_owner();
 	test_conf(srcdir);
 	return tap_done();
 }
