@@ -9,10 +9,12 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
@@ -267,6 +269,59 @@ static int special_from_proc(struct special *sp)
 	return found;
 }
 
+/* PROCMAP_QUERY, an ioctl of /proc/PID/maps since Linux 6.11 (uapi linux/fs.h). */
+struct procmap_query_v1 {
+	uint64_t size, query_flags, query_addr;
+	uint64_t vma_start, vma_end, vma_flags, vma_page_size, vma_offset, inode;
+	uint32_t dev_major, dev_minor, vma_name_size, build_id_size;
+	uint64_t vma_name_addr, build_id_addr;
+};
+#define PROCMAP_QUERY_V1	_IOWR('f', 17, struct procmap_query_v1)
+
+/* The mapping that covers addr, if the kernel names it as a special one: 1, 0, -errno. */
+static int query_special(int fd, uintptr_t addr, uintptr_t *start, uintptr_t *end)
+{
+	char name[16];
+	struct procmap_query_v1 q = {
+		.size = sizeof(q), .query_addr = addr,
+		.vma_name_size = sizeof(name), .vma_name_addr = (uintptr_t)name,
+	};
+
+	if (ioctl(fd, PROCMAP_QUERY_V1, &q) < 0)
+		return errno == ENOENT || errno == E2BIG ? 0 : -errno;	/* E2BIG: a long path */
+	*start = q.vma_start;
+	*end = q.vma_end;
+	return q.vma_name_size && is_special(name);
+}
+
+/*
+ * The same by asking the kernel for the mappings next to the vDSO (AT_SYSINFO_EHDR), down
+ * then up while each touches the last and is special: the vvar pages sit right below the
+ * vDSO. A few ioctls, where the text of /proc/self/maps (every mapping's path) was a
+ * twentieth of credbox's start. 0 if the kernel has no PROCMAP_QUERY (before 6.11).
+ */
+static int special_from_query(struct special *sp)
+{
+	uintptr_t vdso = getauxval(AT_SYSINFO_EHDR), lo, hi, s, e;
+	int fd, r;
+
+	if (!vdso)
+		return 0;
+	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	r = query_special(fd, vdso, &lo, &hi);
+	if (r > 0) {
+		special_add(sp, lo, hi);
+		for (s = lo; lo > PAGE && query_special(fd, lo - 1, &s, &e) > 0 && e == lo; lo = s)
+			special_add(sp, s, e);
+		for (e = hi; query_special(fd, hi, &s, &e) > 0 && s == hi; hi = e)
+			special_add(sp, s, e);
+	}
+	close(fd);
+	return r > 0;
+}
+
 /*
  * Without /proc (not mounted, or hidden): the vDSO's own size from its ELF headers, and the
  * data pages the kernel puts just below it (4 pages on 6.12, 6 on later kernels), found by
@@ -297,7 +352,7 @@ unsigned int loader_special(struct loader_range *out, unsigned int max)
 {
 	struct special sp = { out, 0, max };
 
-	if (!special_from_proc(&sp))
+	if (!special_from_query(&sp) && !special_from_proc(&sp))
 		special_fallback(&sp);
 	return sp.n;
 }

@@ -340,8 +340,13 @@ static const char *missing_need(const struct plan *plan, int transparent)
 	return NULL;
 }
 
-/* What the in-place execve needs to know, or why it cannot be done. */
-static void fill_exec(const struct plan *plan, struct rt_conf *c)
+/*
+ * What the in-place execve needs to know, or why it cannot be done. in_place: the runtime
+ * may do one (ARM_FULL); armed for the profile's kills alone, it never does, and the
+ * kernel's special mappings (a read of /proc/self/maps, a twentieth of a start of credbox),
+ * ASLR and auxv go unread.
+ */
+static void fill_exec(const struct plan *plan, struct rt_conf *c, int in_place)
 {
 	struct loader_range special[RT_MAX_SPECIAL];
 	unsigned int i, n;
@@ -354,6 +359,8 @@ static void fill_exec(const struct plan *plan, struct rt_conf *c)
 	}
 	for (i = 0; i < ARRAY_SIZE(exec_may); i++)
 		c->exec_may |= allowed(&plan->filter, exec_may[i].call) ? exec_may[i].bit : 0;
+	if (!in_place)
+		return;
 	c->aslr = loader_randomize_va_space();
 	for (i = 0; i < ARRAY_SIZE(exec_auxv) && c->nauxv < RT_AUXV_MAX; i++) {
 		errno = 0;
@@ -531,7 +538,7 @@ static struct rt_conf *map_runtime(const struct plan *plan, struct redirect *rd)
 	if (!realpath(plan->program, c->exe))
 		snprintf(c->exe, sizeof(c->exe), "%s", plan->program);
 	fill_grants(plan, c);
-	fill_exec(plan, c);
+	fill_exec(plan, c, rd->armed == ARM_FULL);
 	return c;
 }
 

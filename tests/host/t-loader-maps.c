@@ -2,7 +2,8 @@
 /*
  * t-loader-maps: the loader's reader of /proc/self/maps lines (loader_maps_line) finds the
  * bounds and the name field sscanf("%lx-%lx %*s %*s %*s %*s %n") found before it, on every
- * line of this process's maps and on lines made to mislead it. TAP.
+ * line of this process's maps and on lines made to mislead it; and loader_special, which asks
+ * the kernel (PROCMAP_QUERY) where it can, finds the special mappings the text names. TAP.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,65 @@ static int same(const char *line)
 	printf("# %s\n#   by hand: %s %lx-%lx, sscanf: %s %lx-%lx\n", line, n1 ? n1 : "(none)",
 	       s1, e1, n2 ? n2 : "(none)", s2, e2);
 	return 0;
+}
+
+/* The [vvar]/[vdso] mappings the text names, merged where they touch, as "s-e s-e ". */
+static void specials_of_text(char *out, size_t size)
+{
+	unsigned long s, e, ls = 0, le = 0;
+	char line[4096];
+	const char *n;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	*out = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		n = loader_maps_line(line, &s, &e);
+		if (!n || (strcmp(n, "[vdso]") && strcmp(n, "[vvar]") && strcmp(n, "[vvar_vclock]")))
+			continue;
+		if (le == s) {
+			le = e;
+			continue;
+		}
+		if (le)
+			snprintf(out + strlen(out), size - strlen(out), "%lx-%lx ", ls, le);
+		ls = s;
+		le = e;
+	}
+	if (le)
+		snprintf(out + strlen(out), size - strlen(out), "%lx-%lx ", ls, le);
+	if (f)
+		fclose(f);
+}
+
+static void test_special(void)
+{
+	struct loader_range r[8], t;
+	unsigned int n = loader_special(r, 8), i, j;
+	unsigned long ls = 0, le = 0;
+	char want[256], got[256] = "";
+
+	specials_of_text(want, sizeof(want));
+	for (i = 1; i < n; i++)		/* in address order, merged where they touch */
+		for (j = i; j > 0 && r[j - 1].start > r[j].start; j--) {
+			t = r[j];
+			r[j] = r[j - 1];
+			r[j - 1] = t;
+		}
+	for (i = 0; i < n; i++) {
+		if (le && le == r[i].start) {
+			le += r[i].len;
+			continue;
+		}
+		if (le)
+			snprintf(got + strlen(got), sizeof(got) - strlen(got), "%lx-%lx ", ls, le);
+		ls = r[i].start;
+		le = r[i].start + r[i].len;
+	}
+	if (le)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%lx-%lx ", ls, le);
+	tap_ok(*want != '\0', "/proc/self/maps names a vDSO");
+	tap_is_str(got, want, "loader_special finds the special mappings /proc/self/maps names");
 }
 
 int main(void)
@@ -72,5 +132,6 @@ int main(void)
 		snprintf(what, sizeof(what), "read as sscanf reads it: \"%.100s\"", made[i]);
 		tap_ok(same(made[i]), what);
 	}
+	test_special();
 	return tap_done();
 }
