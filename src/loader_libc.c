@@ -288,7 +288,7 @@ static int query_special(int fd, uintptr_t addr, uintptr_t *start, uintptr_t *en
 	};
 
 	if (ioctl(fd, PROCMAP_QUERY_V1, &q) < 0)
-		return errno == ENOENT || errno == E2BIG ? 0 : -errno;	/* E2BIG: a long path */
+		return errno == ENOENT || errno == ENAMETOOLONG ? 0 : -errno;	/* a long path */
 	*start = q.vma_start;
 	*end = q.vma_end;
 	return q.vma_name_size && is_special(name);
