@@ -121,14 +121,21 @@ int apply_find_program(const struct plan *plan, char *out, size_t size)
  */
 static int check_path(const struct plan *plan, size_t i, struct failure *err)
 {
+	const struct plan_path *p = &plan->paths[i];
 	struct stat st;
+	int e = stat(p->path, &st) < 0 ? -errno : 0;
 
-	if (!plan->paths[i].optional && stat(plan->paths[i].path, &st) < 0 &&
-	    (errno == ENOENT || errno == ENOTDIR))
-		return fail(err, EXIT_CREDBOX, plan->paths[i].line,
+	if (!p->optional && (e == -ENOENT || e == -ENOTDIR))
+		return fail(err, EXIT_CREDBOX, p->line,
 			    "mark a path that may be missing with a leading '-', as in "
 			    "\"ro = -/lib64\"", -ENOENT, "[filesystem] %s: does not exist",
-			    plan->paths[i].path);
+			    p->path);
+	/* A dynamic user's files there would be the next run's, given the same uid. */
+	if (plan->dyn_last && p->rw && !e && S_ISDIR(st.st_mode))
+		return fail(err, EXIT_CREDBOX, p->line, "grant it as a [dir] owned by an account "
+			    "of its own, or make it ro", -EPERM, "[filesystem] rw = %s: a directory a "
+			    "dynamic user may write outside its grants keeps its files for the next "
+			    "run given the same uid", p->path);
 	return 0;
 }
 
@@ -749,8 +756,8 @@ static int claim_user(const struct plan *plan, int *lock, struct failure *err)
 	int e;
 
 	*lock = -1;
-	if (!plan->filter.idmap)
-		return 0;
+	if (!plan->filter.idmap || plan->dyn_last)
+		return 0;	/* a dynamic user's uid is held from the start (take_dynamic) */
 	e = dedicated_claim(plan->run.uid, lock, &pid);
 	if (e == -EBUSY)
 		return fail(err, EXIT_CREDBOX, plan->dedicated_line, "stop it, or give this "
@@ -771,6 +778,11 @@ static int confine(const struct plan *plan, const int *dir_fds, struct failure *
 	const char *llpath;
 	int e = landlock_apply(plan, dir_fds, &llpath);
 
+	if (e == -EOPNOTSUPP && plan->dyn_last)
+		return fail(err, EXIT_CREDBOX, plan->dyn_line, "run it where the kernel has "
+			    "Landlock (Linux 5.13 and later, enabled at boot)", e, "[identity] user = "
+			    "dynamic: no Landlock here, and without it the user could leave files "
+			    "wherever any user may write (/tmp) for the next run given the same uid");
 	if (e == -EOPNOTSUPP && !plan->landlock_required)
 		return 0;
 	if (e == -ENOENT && llpath)
@@ -963,14 +975,59 @@ static int arm_runtime(struct loader_image *img, const struct redirect *rd,
 			strerror(-e)) : 0;
 }
 
+/*
+ * Step 0, for "user = dynamic:FIRST-LAST": a uid of the range no process has (so nothing of an
+ * earlier run still runs as it) and no other run holds, held until the program has it; the
+ * plan, copied, says that uid from here on, for every check made as the sandboxed user.
+ */
+static int take_dynamic(const struct plan **plan, struct plan **copy, int *lock,
+			struct failure *err)
+{
+	const struct plan *p = *plan;
+	uid_t uid = 0;
+	int e;
+
+	*lock = -1;
+	if (!p->dyn_last)
+		return 0;
+	e = dedicated_take(p->dyn_first, p->dyn_last, &uid, lock);
+	if (e == -EBUSY)
+		return fail(err, EXIT_CREDBOX, p->dyn_line, "wait for a run to end, or widen the "
+			    "range", e, "[identity] user: every uid of %u-%u is held by a run or "
+			    "used by a process", (unsigned)p->dyn_first, (unsigned)p->dyn_last);
+	if (e == -EEXIST)
+		return fail(err, EXIT_CREDBOX, p->dyn_line, "reserve a range no account uses", e,
+			    "[identity] user: uid %u of the dynamic range has an account",
+			    (unsigned)uid);
+	if (e)
+		return fail(err, EXIT_CREDBOX, p->dyn_line, NULL, e, "[identity] user: taking a "
+			    "uid of %u-%u (%s): %s", (unsigned)p->dyn_first, (unsigned)p->dyn_last,
+			    DEDICATED_LOCK_DIR, strerror(-e));
+	*copy = malloc(sizeof(**copy));
+	if (!*copy) {
+		close(*lock);
+		*lock = -1;
+		return fail(err, EXIT_CREDBOX, NO_LINE, NULL, -ENOMEM, "out of memory");
+	}
+	memcpy(*copy, p, sizeof(**copy));
+	(*copy)->run.uid = uid;
+	(*copy)->run.gid = (gid_t)uid;
+	*plan = *copy;
+	return 0;
+}
+
 int apply(const struct plan *plan, pid_t parent, const char *summary, struct failure *err)
 {
 	int dir_fds[PROFILE_MAX_DIRS];
 	struct loader_image *img;
+	struct plan *taken = NULL;
 	struct filter_bpf bpf;
 	struct redirect rd;
-	int e, lock;
+	int e, lock, dyn_lock;
 
+	e = take_dynamic(&plan, &taken, &dyn_lock, err);
+	if (e)
+		return e;
 	e = preflight(plan, &bpf, &rd, err);
 	if (e)
 		return e;
@@ -990,7 +1047,7 @@ int apply(const struct plan *plan, pid_t parent, const char *summary, struct fai
 	if (e)
 		return e;
 	/* ... and every other fd closed: nothing of credbox's parent leaks to the program. */
-	e = preopen_place(plan, dir_fds);
+	e = preopen_place(plan, dir_fds, &dyn_lock);
 	if (e)
 		return fail(err, EXIT_CREDBOX, NO_LINE, NULL, e,
 			    "moving the directories to their fds (up to %d): %s", plan->max_fd,
@@ -1007,6 +1064,8 @@ int apply(const struct plan *plan, pid_t parent, const char *summary, struct fai
 		e = drop_privileges(plan, err);
 	if (lock >= 0)
 		close(lock);
+	if (dyn_lock >= 0)
+		close(dyn_lock);
 	if (e)
 		return e;
 

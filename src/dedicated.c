@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,4 +109,35 @@ int dedicated_claim(uid_t uid, int *lock_fd, pid_t *pid)
 	}
 	*lock_fd = fd;
 	return 0;
+}
+
+int dedicated_take(uid_t first, uid_t last, uid_t *uid, int *lock_fd)
+{
+	struct passwd pw, *found = NULL;
+	char buf[1024];
+	pid_t pid;
+	uid_t u;
+	int e;
+
+	*lock_fd = -1;
+	for (u = first; u >= first && u <= last; u++) {
+		e = dedicated_claim(u, lock_fd, &pid);
+		if (e == -EBUSY || e == -EWOULDBLOCK)
+			continue;	/* a process of it runs, or a run holds it: the next */
+		if (e)
+			return e;
+		*uid = u;
+		/* reserved for credbox: an account there is the admin's mistake, not a uid to use */
+		e = getpwuid_r(u, &pw, buf, sizeof(buf), &found);
+		if (e != 0 && e != ENOENT && e != ESRCH)
+			e = -e;
+		else
+			e = found ? -EEXIST : 0;
+		if (e) {
+			close(*lock_fd);
+			*lock_fd = -1;
+		}
+		return e;
+	}
+	return -EBUSY;
 }

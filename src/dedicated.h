@@ -30,6 +30,13 @@ int dedicated_claim(uid_t uid, int *lock_fd, pid_t *pid);
  */
 int dedicated_in_use(uid_t uid, pid_t *pid);
 
+/*
+ * user = dynamic:FIRST-LAST: the lowest uid of the range that dedicated_claim takes: 0 with
+ * *uid and *lock_fd (held as dedicated_claim's), -EBUSY if every uid of it is held or used,
+ * -EEXIST with *uid if the one taken has an account (the range is not credbox's), -errno.
+ */
+int dedicated_take(uid_t first, uid_t last, uid_t *uid, int *lock_fd);
+
 #define DEDICATED_LOCK_DIR	"/run/credbox"
 
 #endif /* CREDBOX_DEDICATED_H */

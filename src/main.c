@@ -498,13 +498,21 @@ static char *verbose_summary(const struct diag *d, const struct plan *plan)
 	fputs("credbox: applied ", f);
 	diag_fputs(d->file, f);
 	fputs(": the program runs as ", f);
-	summary_ident(f, &plan->run);
+	if (plan->dyn_last)
+		fprintf(f, "a fresh uid of %u-%u", (unsigned)plan->dyn_first,
+			(unsigned)plan->dyn_last);
+	else
+		summary_ident(f, &plan->run);
 	fputs(",\ncredbox:   without capabilities, with no_new_privs, not dumpable\n", f);
 	for (i = 0; i < plan->ndirs; i++) {
 		fprintf(f, "credbox:   fd %d: [dir %s] %s, %s, as ", plan->dirs[i].fd,
 			plan->dirs[i].name, plan->dirs[i].path, plan->dirs[i].rw ? "rw" : "ro");
 		summary_ident(f, &plan->dirs[i].id);
-		if (plan->dirs[i].idmap)
+		if (plan->dirs[i].idmap && plan->dyn_last)
+			fprintf(f, ",\ncredbox:     an ID-mapped mount (uid_map \"%u UID 1\", gid_map "
+				"\"%u UID 1\", UID the one taken)", (unsigned)plan->dirs[i].id.uid,
+				(unsigned)plan->dirs[i].id.gid);
+		else if (plan->dirs[i].idmap)
 			fprintf(f, ",\ncredbox:     an ID-mapped mount (uid_map \"%u %u 1\", gid_map "
 				"\"%u %u 1\")", (unsigned)plan->dirs[i].id.uid,
 				(unsigned)plan->run.uid, (unsigned)plan->dirs[i].id.gid,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* plan: policy -> plan (pure); see plan.h. */
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stddef.h>
@@ -10,6 +11,9 @@
 #include "plan.h"
 #include "sysnames.h"
 #include "util.h"
+
+#define HINT_DYN_RANGE "reserve a range no account, file or other program uses, say " \
+		       "\"user = dynamic:600000-600999\""
 
 static const char *const default_keep[] = { "TERM", "LANG", "LANGUAGE", "LC_*", "TZ", NULL };
 #define DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
@@ -499,6 +503,11 @@ static int build_dirs(const struct policy *pol, const struct ident_db *db, struc
 				       "name the account that owns the tree; a root-opened "
 				       "directory carries uid 0 without root's capabilities",
 				       "[dir %s]: owner is root", pd->name);
+		else if (plan->dyn_last && dir->id.uid >= plan->dyn_first &&
+			 dir->id.uid <= plan->dyn_last)
+			ret = diag_err(d, pd->owner.line, HINT_DYN_RANGE,
+				       "[dir %s]: the owner, uid %u, is in [identity]'s dynamic range: "
+				       "a run could be given it", pd->name, (unsigned)dir->id.uid);
 		else if (dir->id.uid == plan->run.uid)
 			ret = diag_err(d, pd->owner.line,
 				       "the tree's owner must be another account than [identity] "
@@ -577,6 +586,95 @@ static void build_limits(const struct policy *pol, struct plan *plan)
 	}
 }
 
+/* ---- a dynamic user ------------------------------------------------------------------------ */
+
+/*
+ * What a run could leave behind, outside any file, for the next run given the same uid: keys
+ * in the uid's user keyring (which outlives its processes) and SysV and POSIX IPC objects.
+ * A dynamic user's profile must deny the calls that make them; leftover processes are
+ * apply's to find, and files a Landlock matter (apply.c, check_path).
+ */
+static const char *const dyn_denied[] = {
+	"add_key", "keyctl", "request_key", "shmget", "semget", "msgget", "mq_open",
+};
+
+static int act_denies(struct filter_act a)
+{
+	return a.kind == FILTER_KILL || a.kind == FILTER_ERRNO;
+}
+
+static int spec_denies(const struct filter_spec *spec, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < spec->n; i++) {
+		const struct filter_entry *e = &spec->e[i];
+
+		if (e->name && !strcmp(e->name, name))
+			return act_denies(e->act) && (!e->has_cond || act_denies(e->cond_act));
+	}
+	return act_denies(spec->dflt);
+}
+
+/*
+ * "user = dynamic:FIRST-LAST": the range, and the rules that keep each run's uid fresh (those
+ * of the filter when filter_ok: it was resolved). 1: not a dynamic user (resolve it as a
+ * user); 0, or the first error.
+ */
+static int resolve_dynamic(const struct policy *pol, struct plan *plan, int filter_ok,
+			   struct diag *d)
+{
+	const struct policy_identity *pi = &pol->identity;
+	const char *v = pi->user.s;
+	unsigned long long first, last;
+	char *end;
+	size_t i;
+	int ret = 0;
+
+	if (!v || strncmp(v, PROFILE_DYNAMIC, strlen(PROFILE_DYNAMIC)))
+		return 1;
+	v += strlen(PROFILE_DYNAMIC);
+	errno = 0;
+	first = isdigit((unsigned char)*v) ? strtoull(v, &end, 10) : 0;
+	if (first && *end == '-' && isdigit((unsigned char)end[1]))
+		last = strtoull(end + 1, &end, 10);
+	else
+		last = 0;
+	if (!first || !last || *end || errno || last < first)
+		return diag_err(d, pi->user.line, HINT_DYN_RANGE, "[identity] user: \"%s\" is not "
+				"dynamic:FIRST-LAST, two uids from 1 up, the first the lower",
+				pi->user.s);
+	if (last >= 65534 && first <= 65535)
+		return diag_err(d, pi->user.line, HINT_DYN_RANGE, "[identity] user: the range "
+				"%llu-%llu holds 65534 or 65535 (nobody, and the 16-bit -1)",
+				first, last);
+	if (last >= 0xffffffffULL || last - first >= 65536)
+		return diag_err(d, pi->user.line, HINT_DYN_RANGE, "[identity] user: the range "
+				"%llu-%llu is %s", first, last, last >= 0xffffffffULL ?
+				"past the last uid, 4294967294" : "wider than 65536 uids");
+	if (pi->group.s || profile_seen(&pi->sec, SEC_IDENTITY, "groups"))
+		ret = diag_err(d, pi->group.s ? pi->group.line :
+			       profile_seen(&pi->sec, SEC_IDENTITY, "groups"),
+			       "remove it: its gid is its uid's number, with no supplementary group",
+			       "[identity]: a dynamic user has no group or groups of the profile's: "
+			       "files it left in them would reach the next run");
+	plan->dyn_first = (uid_t)first;
+	plan->dyn_last = (uid_t)last;
+	plan->dyn_line = pi->user.line;
+	plan->run.uid = plan->dyn_first;
+	plan->run.gid = (gid_t)plan->dyn_first;
+	snprintf(plan->run.name, sizeof(plan->run.name), "dynamic");
+	snprintf(plan->run.home, sizeof(plan->run.home), "/");
+	for (i = 0; i < ARRAY_SIZE(dyn_denied) && filter_ok && !ret; i++) {
+		if (!spec_denies(&plan->filter, dyn_denied[i]))
+			ret = diag_err(d, pi->user.line, "add \"deny = @keyring, shmget, semget, "
+				       "msgget, mq_open\" to [seccomp]", "[identity] user = dynamic: "
+				       "[seccomp] allows %s, whose keys or IPC objects outlive the run "
+				       "and would reach the next run given the same uid", dyn_denied[i]);
+	}
+	return ret;
+}
+
 /* ---- all of it ---------------------------------------------------------------------------- */
 
 int plan_build(const struct policy *pol, const struct ident_db *db, char *const cmd[],
@@ -584,15 +682,19 @@ int plan_build(const struct policy *pol, const struct ident_db *db, char *const 
 {
 	static const struct ident_src src = { "[identity]", "user" };
 	const struct policy_identity *pi = &pol->identity;
-	int err, ret = 0;
+	int err, ferr, ret = 0;
 
 	/* Not the [dir] array: build_dirs sets its entries up to ndirs (policy_defaults says why). */
 	memset(plan, 0, offsetof(struct plan, dirs));
 	memset(&plan->ndirs, 0, sizeof(*plan) - offsetof(struct plan, ndirs));
 	plan->pol = pol;
-	err = resolve_ident(db, &pi->user, &pi->group, &pi->groups,
-			    profile_seen(&pi->sec, SEC_IDENTITY, "groups"), 0, &plan->run, d,
-			    &src);
+	/* the filter first: a dynamic user's rules read it */
+	ferr = filter_resolve(&pol->seccomp, &plan->filter, d);
+	err = resolve_dynamic(pol, plan, !ferr, d);
+	if (err == 1)
+		err = resolve_ident(db, &pi->user, &pi->group, &pi->groups,
+				    profile_seen(&pi->sec, SEC_IDENTITY, "groups"), 0, &plan->run, d,
+				    &src);
 	if (!err && plan->run.uid == 0)
 		err = diag_err(d, pi->user.line, "name an unprivileged account",
 			       "[identity]: refusing to run the program as root");
@@ -606,13 +708,15 @@ int plan_build(const struct policy *pol, const struct ident_db *db, char *const 
 	plan->umask = (mode_t)pol->program.umask;
 	plan->new_session = pol->program.new_session;
 	plan->die_with_parent = pol->program.die_with_parent;
-	plan->dedicated = pi->dedicated;
+	/* a dynamic user is credbox's alone: apply takes one no process has */
+	plan->dedicated = pi->dedicated || plan->dyn_last;
 	plan->dedicated_line = profile_seen(&pi->sec, SEC_IDENTITY, "dedicated");
+	if (!plan->dedicated_line)
+		plan->dedicated_line = plan->dyn_line;
 	err = build_paths(pol, plan);
 	ret = err ? err : ret;
 	build_limits(pol, plan);
-	err = filter_resolve(&pol->seccomp, &plan->filter, d);
-	ret = err ? err : ret;
+	ret = ferr ? ferr : ret;
 	if (!ret)
 		ret = build_env(pol, environ, plan);
 	if (ret == -ENOMEM || (ret && !d->n))
@@ -688,7 +792,12 @@ static void describe_program(const struct plan *plan, FILE *out)
 	fprintf(out, "\n            (command line may supply: %s)\n",
 		cmdline[plan->pol->program.command_line]);
 	fputs("runs as     ", out);
-	describe_ident(&plan->run, out);
+	if (plan->dyn_last)
+		fprintf(out, "a fresh uid of %u-%u for each run, the one no process has and no run "
+			"holds\n            (gid the same number, no supplementary groups)",
+			(unsigned)plan->dyn_first, (unsigned)plan->dyn_last);
+	else
+		describe_ident(&plan->run, out);
 	fprintf(out, "\n            in %s, umask %04o, %s\n", plan->cwd, (unsigned)plan->umask,
 		plan->new_session ? "in a session of its own (no controlling terminal)" :
 		"in the caller's session (keeps its controlling terminal)");
@@ -714,7 +823,15 @@ static void describe_dirs(const struct plan *plan, FILE *out)
 			dir->rw ? "rw" : "ro", dir->trust_symlinks ? "followed" : "refused",
 			dir->path);
 		describe_ident(&dir->id, out);
-		if (dir->idmap)
+		if (dir->idmap && plan->dyn_last)
+			fprintf(out, "\n               an ID-mapped mount (method = %s): uid %u and "
+				"gid %u on disk are the run's uid and gid through it\n"
+				"               (uid_map \"%u UID 1\", gid_map \"%u UID 1\"), nosuid, "
+				"nodev%s; the path is the grant", dir->method == METHOD_AUTO ?
+				"auto, no O_CRED_ALLOW here" : "idmap", (unsigned)dir->id.uid,
+				(unsigned)dir->id.gid, (unsigned)dir->id.uid, (unsigned)dir->id.gid,
+				dir->rw ? "" : ", read-only");
+		else if (dir->idmap)
 			fprintf(out, "\n               an ID-mapped mount (method = %s): uid %u and "
 				"gid %u on disk are %u and %u through it\n               (uid_map "
 				"\"%u %u 1\", gid_map \"%u %u 1\"), nosuid, nodev%s; the path is the "

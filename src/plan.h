@@ -70,6 +70,13 @@ struct plan {
 	int die_with_parent;		/* PR_SET_PDEATHSIG: ends when credbox's parent does */
 	int dedicated;			/* [identity] dedicated: the user is credbox's alone */
 	int dedicated_line;
+	/*
+	 * user = dynamic:FIRST-LAST: run is a placeholder (uid and gid FIRST, named "dynamic")
+	 * until apply takes a uid of the range that no process has and no run holds, and runs
+	 * the program as it (uid and gid that number, no supplementary groups). 0: a user.
+	 */
+	uid_t dyn_first, dyn_last;
+	int dyn_line;
 	struct plan_dir dirs[PROFILE_MAX_DIRS];
 	size_t ndirs;
 	int max_fd;			/* highest dir fd (2 if none) */

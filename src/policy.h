@@ -48,6 +48,8 @@ struct policy_program {
 	int die_with_parent;
 };
 
+#define PROFILE_DYNAMIC	"dynamic:"	/* [identity] user = dynamic:FIRST-LAST */
+
 struct policy_identity {
 	struct psec sec;
 	struct pstr user;

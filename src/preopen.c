@@ -650,11 +650,11 @@ static int park(const struct plan *plan, int fd)
 	return p;
 }
 
-int preopen_place(const struct plan *plan, int *fds)
+int preopen_place(const struct plan *plan, int *fds, int *keep)
 {
-	int targets[PROFILE_MAX_DIRS];
+	int targets[PROFILE_MAX_DIRS + 1];
 	unsigned int lo = 3;
-	size_t i;
+	size_t i, n = 0;
 	int e;
 
 	/* First off every target number, so that no dup3 below overwrites a fd still needed. */
@@ -666,16 +666,26 @@ int preopen_place(const struct plan *plan, int *fds)
 		close(fds[i]);
 		fds[i] = parked;
 	}
+	/* the kept fd too, where no target will be */
+	if (keep && *keep >= 0) {
+		int parked = park(plan, *keep);
+
+		if (parked < 0)
+			return parked;
+		close(*keep);
+		*keep = parked;
+		targets[n++] = parked;
+	}
 	for (i = 0; i < plan->ndirs; i++) {
 		if (dup3(fds[i], plan->dirs[i].fd, O_CLOEXEC) < 0)
 			return -errno;
 		close(fds[i]);
 		fds[i] = plan->dirs[i].fd;
-		targets[i] = plan->dirs[i].fd;
+		targets[n++] = plan->dirs[i].fd;
 	}
-	qsort(targets, plan->ndirs, sizeof(targets[0]), cmp_int);
+	qsort(targets, n, sizeof(targets[0]), cmp_int);
 	/* Every other fd goes: nothing credbox or its parent opened reaches the program. */
-	for (i = 0; i < plan->ndirs; i++) {
+	for (i = 0; i < n; i++) {
 		e = close_from(lo, targets[i] - 1);
 		if (e)
 			return e;

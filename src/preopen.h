@@ -91,9 +91,9 @@ int preopen_check_bounded(const struct plan_dir *dir, const struct plan_ident *s
 int preopen_hardlinks_protected(void);
 
 /*
- * Move fds[i] to plan->dirs[i].fd (O_CLOEXEC), then close every fd but 0, 1, 2 and those.
- * 0 or -errno.
+ * Move fds[i] to plan->dirs[i].fd (O_CLOEXEC), then close every fd but 0, 1, 2 and those, and
+ * *keep (unless NULL or -1), moved off the targets' numbers if it sat on one. 0 or -errno.
  */
-int preopen_place(const struct plan *plan, int *fds);
+int preopen_place(const struct plan *plan, int *fds, int *keep);
 
 #endif /* CREDBOX_PREOPEN_H */

@@ -248,6 +248,14 @@ static int add_ident(struct pctx *c, const struct profile_key *k, void *field, c
 	return err ? err : list_add(c, field, w);
 }
 
+/* [identity] user: a user, or "dynamic:FIRST-LAST" (checked by the plan, which reads it). */
+static int parse_user(struct pctx *c, const struct profile_key *k, void *field, const char *v)
+{
+	int err = strncmp(v, PROFILE_DYNAMIC, strlen(PROFILE_DYNAMIC)) ? ident_check(c, k, v) : 0;
+
+	return err ? err : set_once(c, field, v);
+}
+
 static int parse_idents(struct pctx *c, const struct profile_key *k, void *field, const char *v)
 {
 	struct plist *l = field;
@@ -597,9 +605,10 @@ static const struct profile_key keys[] = {
 	  F(struct policy_program, die_with_parent), "yes",
 	  "End the program with SIGKILL when the process that started credbox ends." },
 
-	{ SEC_IDENTITY, "user", "user", KEY_REQUIRED, parse_ident,
+	{ SEC_IDENTITY, "user", "user|dynamic:first-last", KEY_REQUIRED, parse_user,
 	  F(struct policy_identity, user), NULL,
-	  "The user the program runs as: a name or a number; never root." },
+	  "The user the program runs as: a name or a number, never root; or a fresh uid "
+	  "of a range reserved for credbox, for each run." },
 	{ SEC_IDENTITY, "group", "group", 0, parse_ident,
 	  F(struct policy_identity, group), "the user's primary group",
 	  "The group the program runs as." },

@@ -83,7 +83,7 @@ static int place_child(void)
 	fds[1] = open("/tmp", O_RDONLY | O_DIRECTORY);
 	open("/dev/null", O_RDONLY);			/* a stray fd: must be closed */
 	dup2(0, 77);
-	if (preopen_place(&plan, fds))
+	if (preopen_place(&plan, fds, NULL))
 		return 1;
 	for (fd = 5; fd < 1024; fd++)
 		if (fcntl(fd, F_GETFD) >= 0)
@@ -97,6 +97,33 @@ static int place_child(void)
 			return 4;
 	}
 	return (fcntl(3, F_GETFD) & FD_CLOEXEC) && (fcntl(4, F_GETFD) & FD_CLOEXEC) ? 0 : 5;
+}
+
+/*
+ * A fd to keep (a dynamic user's lock) sitting on a target's number: it moves off it, still
+ * the same open file, and is not closed with the rest.
+ */
+static int place_keep_child(void)
+{
+	struct stat k, lock;
+	struct plan plan;
+	int fds[1], keep, fd;
+
+	memset(&plan, 0, sizeof(plan));
+	plan.ndirs = 1;
+	plan.dirs[0].fd = 3;
+	plan.max_fd = 3;
+	keep = open("/dev/null", O_RDONLY);		/* lands on 3, the target */
+	fds[0] = open("/", O_RDONLY | O_DIRECTORY);
+	open("/tmp", O_RDONLY | O_DIRECTORY);		/* a stray fd: must be closed */
+	if (keep != 3 || preopen_place(&plan, fds, &keep))
+		return 1;
+	if (keep == 3 || fstat(keep, &k) || stat("/dev/null", &lock) || k.st_rdev != lock.st_rdev)
+		return 2;
+	for (fd = 4; fd < 1024; fd++)
+		if (fd != keep && fcntl(fd, F_GETFD) >= 0)
+			return 3;
+	return 0;
 }
 
 /* A target right below the usual RLIMIT_NOFILE of 1024: no temporary copy may go above it. */
@@ -116,7 +143,7 @@ static int place_top_child(void)
 	plan.max_fd = 1023;
 	fds[0] = open("/", O_RDONLY | O_DIRECTORY);
 	fds[1] = open("/tmp", O_RDONLY | O_DIRECTORY);
-	if (preopen_place(&plan, fds))
+	if (preopen_place(&plan, fds, NULL))
 		return 2;
 	if (fstat(1023, &a) || fstat(3, &b) || stat("/", &root) || stat("/tmp", &tmp))
 		return 3;
@@ -378,6 +405,13 @@ int main(void)
 	waitpid(pid, &status, 0);
 	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	       "place: fd 1023 under RLIMIT_NOFILE 1024");
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(place_keep_child());
+	waitpid(pid, &status, 0);
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "place: a fd kept is moved off a target's number and stays open");
 	sh("rm -rf %s", base);
 	return tap_done();
 }

@@ -622,6 +622,56 @@ static void test_conf(const char *srcdir)
 	}
 }
 
+#define DYN_HEAD "[program]\npath = /bin/p\n[identity]\nuser = dynamic:"
+#define DYN_DENY "[seccomp]\npolicy = deny-list\ndeny = @keyring, shmget, semget, msgget, " \
+		 "mq_open\n"
+#define DYN_HINT "hint: reserve a range no account, file or other program uses, say " \
+		 "\"user = dynamic:600000-600999\"\n"
+
+/* user = dynamic:FIRST-LAST: the range, and what would keep a run's leftovers for the next. */
+static void test_dynamic(void)
+{
+	struct plan plan;
+	char *got;
+
+	expect(DYN_HEAD "9-3\n" DYN_DENY, "t.ini:4: [identity] user: \"dynamic:9-3\" is not "
+	       "dynamic:FIRST-LAST, two uids from 1 up, the first the lower\n" DYN_HINT,
+	       "dynamic: a range upside down");
+	expect(DYN_HEAD "0-3\n" DYN_DENY, "t.ini:4: [identity] user: \"dynamic:0-3\" is not "
+	       "dynamic:FIRST-LAST, two uids from 1 up, the first the lower\n" DYN_HINT,
+	       "dynamic: uid 0 in it");
+	expect(DYN_HEAD "600000\n" DYN_DENY, "t.ini:4: [identity] user: \"dynamic:600000\" is "
+	       "not dynamic:FIRST-LAST, two uids from 1 up, the first the lower\n" DYN_HINT,
+	       "dynamic: one number");
+	expect(DYN_HEAD "65000-70000\n" DYN_DENY, "t.ini:4: [identity] user: the range "
+	       "65000-70000 holds 65534 or 65535 (nobody, and the 16-bit -1)\n" DYN_HINT,
+	       "dynamic: nobody in it");
+	expect(DYN_HEAD "100000-200000\n" DYN_DENY, "t.ini:4: [identity] user: the range "
+	       "100000-200000 is wider than 65536 uids\n" DYN_HINT, "dynamic: too wide");
+	expect(DYN_HEAD "600000-600009\ngroups = dosemu\n" DYN_DENY, "t.ini:5: [identity]: a "
+	       "dynamic user has no group or groups of the profile's: files it left in them "
+	       "would reach the next run\nhint: remove it: its gid is its uid's number, with no "
+	       "supplementary group\n", "dynamic: no groups");
+	expect(DYN_HEAD "600000-600009\n[seccomp]\npolicy = deny-list\ndeny = @keyring, "
+	       "shmget, semget, msgget\n", "t.ini:4: [identity] user = dynamic: [seccomp] allows "
+	       "mq_open, whose keys or IPC objects outlive the run and would reach the next run "
+	       "given the same uid\nhint: add \"deny = @keyring, shmget, semget, msgget, "
+	       "mq_open\" to [seccomp]\n", "dynamic: an IPC call allowed");
+	expect(DYN_HEAD "600000-600009\n" DYN_DENY "[dir c]\npath = /c\nowner = 600005\n"
+	       "group = drive\naccess = rw\n", "t.ini:10: [dir c]: the owner, uid 600005, is in "
+	       "[identity]'s dynamic range: a run could be given it\n" DYN_HINT,
+	       "dynamic: an owner in the range");
+	got = run(DYN_HEAD "600000-600009\n" DYN_DENY, NULL, 0, NULL, &plan);
+	if (tap_is_str(got, "", "dynamic: a range of ten plans")) {
+		tap_ok(plan.dyn_first == 600000 && plan.dyn_last == 600009 &&
+		       plan.run.uid == 600000 && plan.run.gid == 600000 && !plan.run.ngroups &&
+		       !strcmp(plan.run.name, "dynamic") && plan.dedicated,
+		       "dynamic: the range, a placeholder identity, credbox's alone");
+		release(&plan);
+	}
+	free(got);
+}
+
 /* [dir]s that name their owner alike share one resolution; any difference gets its own. */
 static void test_shared_owner(void)
 {
@@ -673,6 +723,7 @@ int main(int argc, char **argv)
 	test_privileged_groups();
 	test_good();
 	test_shared_owner();
+	test_dynamic();
 	test_conf(srcdir);
 	return tap_done();
 }
