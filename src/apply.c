@@ -123,8 +123,10 @@ static int check_path(const struct plan *plan, size_t i, struct failure *err)
 {
 	const struct plan_path *p = &plan->paths[i];
 	struct stat st;
-	int e = stat(p->path, &st) < 0 ? -errno : 0;
+	int e = 0;
 
+	if ((!p->optional || (plan->dyn_last && p->rw)) && stat(p->path, &st) < 0)
+		e = -errno;
 	if (!p->optional && (e == -ENOENT || e == -ENOTDIR))
 		return fail(err, EXIT_CREDBOX, p->line,
 			    "mark a path that may be missing with a leading '-', as in "
@@ -755,9 +757,9 @@ static int claim_user(const struct plan *plan, int *lock, struct failure *err)
 	pid_t pid = 0;
 	int e;
 
-	*lock = -1;
-	if (!plan->filter.idmap || plan->dyn_last)
-		return 0;	/* a dynamic user's uid is held from the start (take_dynamic) */
+	/* held already: a dynamic user's uid, taken at the start (take_dynamic) */
+	if (!plan->filter.idmap || *lock >= 0)
+		return 0;
 	e = dedicated_claim(plan->run.uid, lock, &pid);
 	if (e == -EBUSY)
 		return fail(err, EXIT_CREDBOX, plan->dedicated_line, "stop it, or give this "
@@ -1023,9 +1025,9 @@ int apply(const struct plan *plan, pid_t parent, const char *summary, struct fai
 	struct plan *taken = NULL;
 	struct filter_bpf bpf;
 	struct redirect rd;
-	int e, lock, dyn_lock;
+	int e, lock;
 
-	e = take_dynamic(&plan, &taken, &dyn_lock, err);
+	e = take_dynamic(&plan, &taken, &lock, err);
 	if (e)
 		return e;
 	e = preflight(plan, &bpf, &rd, err);
@@ -1047,7 +1049,7 @@ int apply(const struct plan *plan, pid_t parent, const char *summary, struct fai
 	if (e)
 		return e;
 	/* ... and every other fd closed: nothing of credbox's parent leaks to the program. */
-	e = preopen_place(plan, dir_fds, &dyn_lock);
+	e = preopen_place(plan, dir_fds, &lock);
 	if (e)
 		return fail(err, EXIT_CREDBOX, NO_LINE, NULL, e,
 			    "moving the directories to their fds (up to %d): %s", plan->max_fd,
@@ -1064,8 +1066,6 @@ int apply(const struct plan *plan, pid_t parent, const char *summary, struct fai
 		e = drop_privileges(plan, err);
 	if (lock >= 0)
 		close(lock);
-	if (dyn_lock >= 0)
-		close(dyn_lock);
 	if (e)
 		return e;
 

@@ -488,13 +488,14 @@ static void summary_ident(FILE *f, const struct plan_ident *id)
  */
 static char *verbose_summary(const struct diag *d, const struct plan *plan)
 {
-	char *buf = NULL;
+	char *buf = NULL, ru[16], rg[16];
 	size_t len = 0, i;
 	FILE *f = open_memstream(&buf, &len);
 	int abi = landlock_abi();
 
 	if (!f)
 		return NULL;
+	plan_run_ids(plan, ru, rg, sizeof(ru));
 	fputs("credbox: applied ", f);
 	diag_fputs(d->file, f);
 	fputs(": the program runs as ", f);
@@ -508,15 +509,11 @@ static char *verbose_summary(const struct diag *d, const struct plan *plan)
 		fprintf(f, "credbox:   fd %d: [dir %s] %s, %s, as ", plan->dirs[i].fd,
 			plan->dirs[i].name, plan->dirs[i].path, plan->dirs[i].rw ? "rw" : "ro");
 		summary_ident(f, &plan->dirs[i].id);
-		if (plan->dirs[i].idmap && plan->dyn_last)
-			fprintf(f, ",\ncredbox:     an ID-mapped mount (uid_map \"%u UID 1\", gid_map "
-				"\"%u UID 1\", UID the one taken)", (unsigned)plan->dirs[i].id.uid,
-				(unsigned)plan->dirs[i].id.gid);
-		else if (plan->dirs[i].idmap)
-			fprintf(f, ",\ncredbox:     an ID-mapped mount (uid_map \"%u %u 1\", gid_map "
-				"\"%u %u 1\")", (unsigned)plan->dirs[i].id.uid,
-				(unsigned)plan->run.uid, (unsigned)plan->dirs[i].id.gid,
-				(unsigned)plan->run.gid);
+		if (plan->dirs[i].idmap)
+			fprintf(f, ",\ncredbox:     an ID-mapped mount (uid_map \"%u %s 1\", gid_map "
+				"\"%u %s 1\"%s)", (unsigned)plan->dirs[i].id.uid, ru,
+				(unsigned)plan->dirs[i].id.gid, rg,
+				plan->dyn_last ? ", UID the one taken" : "");
 		fputc('\n', f);
 	}
 	if (abi < 0)

@@ -808,8 +808,10 @@ static void describe_program(const struct plan *plan, FILE *out)
 
 static void describe_dirs(const struct plan *plan, FILE *out)
 {
+	char ru[16], rg[16];
 	size_t i;
 
+	plan_run_ids(plan, ru, rg, sizeof(ru));
 	fputs("\ngranted directories: each fd carries its owner's fs credentials\n", out);
 	if (!plan->ndirs)
 		fputs("  (none: runs on any kernel)\n", out);
@@ -823,23 +825,14 @@ static void describe_dirs(const struct plan *plan, FILE *out)
 			dir->rw ? "rw" : "ro", dir->trust_symlinks ? "followed" : "refused",
 			dir->path);
 		describe_ident(&dir->id, out);
-		if (dir->idmap && plan->dyn_last)
+		if (dir->idmap)
 			fprintf(out, "\n               an ID-mapped mount (method = %s): uid %u and "
-				"gid %u on disk are the run's uid and gid through it\n"
-				"               (uid_map \"%u UID 1\", gid_map \"%u UID 1\"), nosuid, "
-				"nodev%s; the path is the grant", dir->method == METHOD_AUTO ?
-				"auto, no O_CRED_ALLOW here" : "idmap", (unsigned)dir->id.uid,
-				(unsigned)dir->id.gid, (unsigned)dir->id.uid, (unsigned)dir->id.gid,
-				dir->rw ? "" : ", read-only");
-		else if (dir->idmap)
-			fprintf(out, "\n               an ID-mapped mount (method = %s): uid %u and "
-				"gid %u on disk are %u and %u through it\n               (uid_map "
-				"\"%u %u 1\", gid_map \"%u %u 1\"), nosuid, nodev%s; the path is the "
+				"gid %u on disk are %s and %s through it\n               (uid_map "
+				"\"%u %s 1\", gid_map \"%u %s 1\"), nosuid, nodev%s; the path is the "
 				"grant", dir->method == METHOD_AUTO ? "auto, no O_CRED_ALLOW here" :
 				"idmap", (unsigned)dir->id.uid, (unsigned)dir->id.gid,
-				(unsigned)plan->run.uid, (unsigned)plan->run.gid,
-				(unsigned)dir->id.uid, (unsigned)plan->run.uid,
-				(unsigned)dir->id.gid, (unsigned)plan->run.gid,
+				plan->dyn_last ? "the run's uid" : ru, plan->dyn_last ? "gid" : rg,
+				(unsigned)dir->id.uid, ru, (unsigned)dir->id.gid, rg,
 				dir->rw ? "" : ", read-only");
 		if (dir->transparent)
 			fputs("\n               transparent: the program's own paths beneath it reach "
@@ -965,6 +958,17 @@ static void describe_always(FILE *out)
 		col += len + 2;
 	}
 	fputc('\n', out);
+}
+
+void plan_run_ids(const struct plan *plan, char *uid, char *gid, size_t size)
+{
+	if (plan->dyn_last) {
+		snprintf(uid, size, "UID");
+		snprintf(gid, size, "UID");
+	} else {
+		snprintf(uid, size, "%u", (unsigned)plan->run.uid);
+		snprintf(gid, size, "%u", (unsigned)plan->run.gid);
+	}
 }
 
 void plan_describe(const struct plan *plan, FILE *out)
