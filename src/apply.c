@@ -348,7 +348,7 @@ static int check_idmap_fs(const struct plan *plan, size_t i, struct failure *err
 		  (dir->trust_symlinks ? 0 : O_NOFOLLOW));
 	if (fd < 0)
 		return 0;	/* check_idmap said why */
-	e = idmap_userns(&ids, &userns);
+	e = idmap_userns(&ids, &userns, NULL);
 	if (!e)
 		e = idmap_probe(fd, userns);
 	if (userns >= 0)
@@ -692,6 +692,7 @@ static int private_ns(const struct plan *plan, struct failure *err)
 static int mount_idmaps(const struct plan *plan, int *dir_fds, struct failure *err)
 {
 	struct idmap_tree t[PROFILE_MAX_DIRS];
+	struct idmap_holder held[PROFILE_MAX_DIRS] = { { 0, NULL } };
 	size_t idx[PROFILE_MAX_DIRS], n = 0, i, k, at = 0;
 	const struct plan_dir *dir;
 	struct stat st;
@@ -716,14 +717,16 @@ static int mount_idmaps(const struct plan *plan, int *dir_fds, struct failure *e
 			if (!memcmp(&t[k].ids, &t[at].ids, sizeof(t[at].ids)))
 				t[at].userns_fd = t[k].userns_fd;
 		}
+		/* its holder reaped below, its exit made meanwhile */
 		if (!e && t[at].userns_fd < 0)
-			e = idmap_userns(&t[at].ids, &t[at].userns_fd);
+			e = idmap_userns(&t[at].ids, &t[at].userns_fd, &held[at]);
 	}
 	if (!e && n)
 		e = idmap_mount_all(t, n, &plan->run, &at);
 	/* the file system's refusal, told apart from the rest by a try on a detached copy */
 	fs = e == -EINVAL && at < n && idmap_probe(t[at].dirfd, t[at].userns_fd) == -EINVAL;
 	for (i = 0; i < n; i++) {
+		idmap_reap(&held[i]);
 		for (k = 0; k < i && t[i].userns_fd >= 0; k++) {
 			if (t[k].userns_fd == t[i].userns_fd)
 				t[i].userns_fd = -1;	/* shared: closed once */

@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>	/* the mount API's constants, from <linux/mount.h> (glibc 2.36) */
 #include <sys/stat.h>
@@ -109,11 +110,13 @@ int idmap_closed_above(int dirfd, uid_t owner, char *where, size_t size)
 	return walk_up(dirfd, closed_fn, &c);
 }
 
+#define HOLDER_STACK	1024
+
 /*
  * The holder of a new user namespace while its maps are written: a child sharing credbox's
  * memory (CLONE_VM: nothing of credbox's address space is copied, which a fork did at a cost
- * of milliseconds), so it touches none of it, not even errno: every signal blocked (from its
- * parent), it waits in pause() for the SIGKILL that ends it.
+ * of milliseconds), so it touches none of it but its own stack, not even errno: every signal
+ * blocked (from its parent), it waits in pause() for the SIGKILL that ends it.
  */
 static int holder(void *unused)
 {
@@ -122,30 +125,43 @@ static int holder(void *unused)
 	return 0;
 }
 
-int idmap_userns(const struct idmap_ids *ids, int *userns_fd)
+void idmap_reap(struct idmap_holder *h)
+{
+	int status;
+
+	while (h->pid > 0 && waitpid(h->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	free(h->stack);
+	*h = (struct idmap_holder){ 0, NULL };
+}
+
+int idmap_userns(const struct idmap_ids *ids, int *userns_fd, struct idmap_holder *h)
 {
 	static const char *const files[] = { "setgroups", "uid_map", "gid_map" };
+	struct idmap_holder here = { 0, NULL }, *held = h ? h : &here;
 	char path[64], text[3][48] = { "deny" };
-	char stack[1024] __attribute__((aligned(16)));
 	sigset_t all, old;
-	int status, fd, e = 0;
+	int fd, e = 0;
 	size_t i;
 	pid_t pid;
 
 	snprintf(text[1], sizeof(text[1]), "%u %u 1\n", ids->disk_uid, ids->run_uid);
 	snprintf(text[2], sizeof(text[2]), "%u %u 1\n", ids->disk_gid, ids->run_gid);
-	/*
-	 * The child is made in the namespace and holds it; we write its maps and take it by
-	 * fd, then kill and reap the child. Until it is reaped its pid cannot name another
-	 * process.
-	 */
+	held->stack = aligned_alloc(16, HOLDER_STACK);
+	if (!held->stack)
+		return -ENOMEM;
+	/* The child is made in the namespace and holds it; we write its maps and take it by fd. */
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old);
-	pid = clone(holder, stack + sizeof(stack), CLONE_VM | CLONE_NEWUSER | SIGCHLD, NULL);
+	pid = clone(holder, (char *)held->stack + HOLDER_STACK, CLONE_VM | CLONE_NEWUSER | SIGCHLD,
+		    NULL);
 	e = pid < 0 ? -errno : 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (e)
+	if (e) {
+		idmap_reap(held);
 		return e;
+	}
+	held->pid = pid;
 	/* setgroups before gid_map, which the kernel requires; nothing ever runs in it anyway. */
 	for (i = 0; i < 3 && !e; i++) {
 		snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, files[i]);
@@ -158,9 +174,13 @@ int idmap_userns(const struct idmap_ids *ids, int *userns_fd)
 	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
 	if (!e && (*userns_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		e = -errno;
+	/*
+	 * Killed now; reaped now, or when the caller says, so that its exit (and the switches to
+	 * it) can run on another CPU meanwhile. Until it is reaped its pid names no other process.
+	 */
 	kill(pid, SIGKILL);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	if (!h)
+		idmap_reap(held);
 	return e;
 }
 

@@ -33,13 +33,24 @@ struct idmap_ids {
 	gid_t disk_gid, run_gid;	/* OG, SG */
 };
 
+/* The child that holds a new user namespace while its maps are written, until reaped. */
+struct idmap_holder {
+	pid_t pid;		/* 0: none */
+	void *stack;		/* its stack, freed when it is reaped */
+};
+
 /*
  * A user namespace whose uid_map is "disk_uid run_uid 1" and gid_map "disk_gid run_gid 1"
- * (setgroups deny): *userns_fd, O_CLOEXEC. A child is forked and reaped before return. Needs
- * CAP_SETUID and CAP_SETGID. The fd may be closed once mount_setattr has used it: the mount
- * keeps its own copy of the maps.
+ * (setgroups deny): *userns_fd, O_CLOEXEC. The child that holds it is killed before return,
+ * and reaped before return too unless h is not NULL: then the caller reaps it with idmap_reap,
+ * once it has done other work while the child exits (it runs no more of its code: SIGKILL
+ * ends it in the kernel; its stack is kept until then). Needs CAP_SETUID and CAP_SETGID. The
+ * fd may be closed once mount_setattr has used it: the mount keeps its own copy of the maps.
  */
-int idmap_userns(const struct idmap_ids *ids, int *userns_fd);
+int idmap_userns(const struct idmap_ids *ids, int *userns_fd, struct idmap_holder *h);
+
+/* Wait for a holder left by idmap_userns, if any, and free its stack. */
+void idmap_reap(struct idmap_holder *h);
 
 /*
  * Whether the file system of dirfd takes an idmapped mount: a detached clone of its mount is

@@ -101,7 +101,9 @@ struct rt_dirfd {
 /*
  * The working directory of one process, when it lies in a tree (len > 0): as a directory
  * that lends (fd, in the process's fd table, still that inode), where the kernel starts the
- * relative walks, and as the path a walk that leaves the tree is taken from.
+ * relative walks, and as the path a walk that leaves the tree is taken from (rt_state.cwd_path,
+ * apart: every trap looks up its process's slot by pid, and with the paths inline each slot
+ * it passed was a page of its own, a fault at the first look).
  */
 struct rt_cwd {
 	uint32_t seq;
@@ -111,7 +113,6 @@ struct rt_cwd {
 	int32_t fd;			/* -1: none (the path only) */
 	uint32_t deep;			/* fd's path is too long to keep (path: its tree's) */
 	uint64_t dev, ino;		/* of fd */
-	char path[RT_PATH_MAX];
 };
 
 /*
@@ -135,6 +136,7 @@ struct rt_state {
 	uint64_t sigsys_act[4];		/* the program's own SIGSYS action (kernel layout) */
 	uint64_t explained[RT_NR_MAX / 64];	/* denials already named on stderr */
 	struct rt_cwd cwd[RT_CWD_SLOTS];
+	char cwd_path[RT_CWD_SLOTS][RT_PATH_MAX];	/* cwd[i]'s path */
 	struct rt_dirfd fds[RT_FD_MAX];
 };
 

@@ -591,7 +591,7 @@ static size_t cwd_get(char *buf, uint32_t *kernel, int *fd, uint32_t *lends)
 		deep = c->deep;
 		dev = c->dev;
 		ino = c->ino;
-		memcpy(buf, c->path, len);
+		memcpy(buf, rt_state.cwd_path[c - rt_state.cwd], len);
 	} while (seq_read_retry(&c->seq, s));
 	buf[len] = '\0';
 	if ((c->pid != pid || fd) && !fd_is(lender, dev, ino))
@@ -620,6 +620,7 @@ static void cwd_set(const char *path, size_t len, uint32_t kernel, int fd, uint3
 	struct rt_cwd *c = cwd_slot(pid);
 	struct rt_stat st = { 0 };
 	uint64_t saved, old_dev = 0, old_ino = 0;
+	char *kept;
 	int i;
 
 	/* Nothing kept, nothing to drop; but a child drops what it would read of its parent's. */
@@ -656,8 +657,9 @@ static void cwd_set(const char *path, size_t len, uint32_t kernel, int fd, uint3
 		old_dev = c->dev;
 		old_ino = c->ino;
 	}
-	memcpy(c->path, path, len);
-	c->path[len] = '\0';
+	kept = rt_state.cwd_path[c - rt_state.cwd];
+	memcpy(kept, path, len);
+	kept[len] = '\0';
 	c->len = (uint32_t)len;
 	c->kernel = kernel;
 	c->fd = fd;

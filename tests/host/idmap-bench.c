@@ -164,7 +164,7 @@ static int measure(const char *t, const char *fs, int pairs, long calls)
 	}
 	if ((tree.dirfd = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return fail(p);
-	if ((e = idmap_userns(&tree.ids, &tree.userns_fd)) ||
+	if ((e = idmap_userns(&tree.ids, &tree.userns_fd, NULL)) ||
 	    (e = idmap_mount_all(&tree, 1, &run, &at))) {
 		printf("skip %s: the ID-mapped grant: %s\n", fs, strerror(-e));
 		return e != -EINVAL;	/* EINVAL: a file system without ID-mapped mounts */

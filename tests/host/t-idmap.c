@@ -223,7 +223,7 @@ static void case_probe(void)
 {
 	int ns = -1, fd = opendir_fd("o/drive"), e;
 
-	e = idmap_userns(&ids, &ns);
+	e = idmap_userns(&ids, &ns, NULL);
 	check(e == 0 && ns >= 0, "idmap_userns makes a namespace", "%s", strerror(-e));
 	check(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD, "and reaps its child", "");
 	e = idmap_probe(fd, ns);
@@ -240,6 +240,30 @@ static void case_probe(void)
 	e = idmap_probe(outer_fd, ns);
 	check(e == -EXDEV, "idmap_probe: an fd from before the namespace is EXDEV", "%s",
 	      strerror(-e));
+	close(ns);
+}
+
+/* With a holder asked for, the child is the caller's to reap, and the namespace works first. */
+static void case_holder(void)
+{
+	struct idmap_holder h = { 0, NULL };
+	int ns = -1, fd = opendir_fd("o/drive"), e;
+	siginfo_t si;
+	pid_t pid;
+
+	e = idmap_userns(&ids, &ns, &h);
+	pid = h.pid;
+	check(e == 0 && pid > 0 && h.stack, "idmap_userns leaves its holder to the caller",
+	      "%s, pid %d", strerror(-e), (int)pid);
+	e = idmap_probe(fd, ns);
+	check(e == 0, "its namespace maps before the holder is reaped", "%s", strerror(-e));
+	check(!waitid(P_PID, pid, &si, WEXITED | WNOHANG | WNOWAIT), "the holder is not reaped yet",
+	      "%m");
+	idmap_reap(&h);
+	check(waitpid(pid, NULL, WNOHANG) < 0 && errno == ECHILD && !h.pid && !h.stack,
+	      "idmap_reap reaps it and frees its stack", "pid %d", (int)h.pid);
+	close(fd);
+	close(ns);
 }
 
 /* The posix_acl xattr (linux/posix_acl_xattr.h): user::rwx user:S:r-x group::--- mask::r-x. */
@@ -328,7 +352,8 @@ static void hidden(void)
 	int before, after, ours, e;
 	size_t at;
 
-	if (idmap_userns(&ids, &t.userns_fd) || mount("tmpfs", T("o/drive"), "tmpfs", 0, NULL)) {
+	if (idmap_userns(&ids, &t.userns_fd, NULL) ||
+	    mount("tmpfs", T("o/drive"), "tmpfs", 0, NULL)) {
 		check(0, "a tree mounted over", "%m");
 		return;
 	}
@@ -348,7 +373,7 @@ static void case_refused(void)
 					   .disk_gid = S_ID, .run_gid = O_ID };
 	int ns, wrong;
 
-	if (idmap_userns(&ids, &ns) || idmap_userns(&swapped, &wrong)) {
+	if (idmap_userns(&ids, &ns, NULL) || idmap_userns(&swapped, &wrong, NULL)) {
 		check(0, "idmap_userns", "%m");
 		return;
 	}
@@ -477,7 +502,7 @@ static void case_grant(void)
 	orig_drive = opendir_fd("o/drive");
 	orig_m = opendir_fd("o/m");
 	as_sandbox(sandbox_before);
-	if (idmap_userns(&ids, &ns)) {
+	if (idmap_userns(&ids, &ns, NULL)) {
 		check(0, "idmap_userns", "%m");
 		return;
 	}
@@ -552,6 +577,7 @@ int main(void)
 		return 1;
 	outer_fd = open("/tmp", O_PATH | O_DIRECTORY);
 	run_case("idmap_userns, idmap_probe", case_probe);
+	run_case("idmap_userns's holder, reaped by the caller", case_holder);
 	run_case("idmap_closed_above", case_closed);
 	run_case("refusals", case_refused);
 	run_case("a grant", case_grant);
