@@ -201,7 +201,8 @@ static int resolve_member(const struct ident_db *db, const struct pstr *user,
 	snprintf(hint, sizeof(hint), "list the groups the fd needs with \"groups = ...\" in %s",
 		 src->section);
 	for (i = 0; i < n; i++) {
-		why = privileged(db, list[i], who, sizeof(who));
+		/* the primary group was checked by resolve_primary: one look-up less */
+		why = list[i] == id->gid ? NULL : privileged(db, list[i], who, sizeof(who));
 		if (why)
 			return diag_err(d, user->line, hint, "%s %s: %s is in %s, a privileged "
 					"group: it %s", src->section, src->user_key, id->name, who,
@@ -221,18 +222,23 @@ static int resolve_ident(const struct ident_db *db, const struct pstr *user,
 			 int member_default, struct plan_ident *id, struct diag *d,
 			 const struct ident_src *src)
 {
-	int err = resolve_user(db, user, id, d, src);
+	int err = resolve_user(db, user, id, d, src), listed;
 
 	if (err || id->uid == 0)
 		return err;	/* root: the caller refuses it in its own words */
+	listed = id->gid != IDENT_NO_GID;
 	err = resolve_primary(db, user, group, id, src, d);
 	if (err)
 		return err;
 	if (groups_seen)
 		return resolve_listed(db, groups, id, src, d);
-	if (member_default && db->member_of)
-		return resolve_member(db, user, id, src, d);
-	return 0;
+	if (!member_default || !db->member_of)
+		return 0;
+	/*
+	 * A uid without a passwd entry has no name to be a member by: its primary group alone.
+	 * (Its number is not a name: a group listing an account called "4242" is that account's.)
+	 */
+	return listed ? resolve_member(db, user, id, src, d) : add_gid(id, id->gid);
 }
 
 /* ---- argv and the environment ------------------------------------------------------------- */

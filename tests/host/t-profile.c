@@ -34,7 +34,7 @@ static int fill(size_t i, struct ident_user *out)
 	return 0;
 }
 
-/* With a ctx, each lookup of a user or of a user's groups is counted there. */
+/* With a ctx, each lookup of a user, a user's groups or a group's name is counted there. */
 static void count(void *ctx)
 {
 	if (ctx)
@@ -79,6 +79,8 @@ static int fake_member(void *ctx, const char *user, gid_t primary, gid_t *out, s
 		out[(*n)++] = 1100;
 	if (!strcmp(user, "drive"))
 		out[(*n)++] = 1100;
+	if (!strcmp(user, "4343"))
+		out[(*n)++] = 1100;	/* an account named "4343", which uid 4343 is not */
 	if (!strcmp(user, "ops")) {
 		out[(*n)++] = 4;	/* adm */
 		out[(*n)++] = 1100;
@@ -88,6 +90,7 @@ static int fake_member(void *ctx, const char *user, gid_t primary, gid_t *out, s
 
 static int fake_group_name(void *ctx, gid_t gid, char *out, size_t size)
 {
+	count(ctx);
 	for (size_t i = 0; i < ARRAY_SIZE(grps); i++)
 		if (grps[i].gid == gid) {
 			snprintf(out, size, "%s", grps[i].name);
@@ -699,8 +702,12 @@ static void test_shared_owner(void)
 		free(pol);
 		return;
 	}
-	/* the sandbox user 1, a 2 (user, its groups), c 1, d 2, e 2; b and f none */
-	if (!tap_ok(lookups == 8, "the same owner, group and groups are looked up once"))
+	/*
+	 * The sandbox user 2 (user, its group's name); a 4 (user, its group's name, its groups,
+	 * dosemu's name), c 3 (user, the names of both groups), d 4, e 3 (dosemu the primary,
+	 * named once); b and f none.
+	 */
+	if (!tap_ok(lookups == 16, "the same owner, group and groups are looked up once"))
 		printf("# %d lookups\n", lookups);
 	tap_ok(!memcmp(&plan.dirs[1].id, &plan.dirs[0].id, sizeof(plan.dirs[0].id)) &&
 	       plan.dirs[1].id.ngroups == 2, "a grant sharing an owner's words has its identity");
@@ -709,6 +716,37 @@ static void test_shared_owner(void)
 	       "groups = listed: that list, shared by the grant that says the same");
 	tap_ok(plan.dirs[3].id.uid == 1001 && plan.dirs[4].id.gid == 1100 &&
 	       plan.dirs[0].id.gid == 1001, "another spelling or another group: its own");
+	diag_free(&d);
+	release(&plan);
+}
+
+/* An owner given as a number without a passwd entry: its group alone, no member look-ups. */
+static void test_unlisted_owner(void)
+{
+	struct ident_db db = fake_db;
+	struct policy *pol = calloc(1, sizeof(*pol));
+	struct plan plan;
+	struct diag d;
+	int lookups = 0, e;
+	const char *text = BASE "[dir g]\npath = /g\nowner = 4343\ngroup = drive\naccess = ro\n";
+
+	db.ctx = &lookups;
+	diag_init(&d, "t.ini");
+	e = profile_parse_buffer(text, strlen(text), pol, &d);
+	if (!e)
+		e = plan_build(pol, &db, NULL, 0, NULL, &plan, &d);
+	if (!tap_ok(!e && !d.n, "an owner without a passwd entry plans")) {
+		diag_free(&d);
+		profile_free(pol);
+		free(pol);
+		return;
+	}
+	tap_ok(plan.dirs[0].id.uid == 4343 && plan.dirs[0].id.gid == 1001 &&
+	       plan.dirs[0].id.ngroups == 1 && plan.dirs[0].id.groups[0] == 1001,
+	       "its group alone, not the groups of an account named like its number");
+	/* the sandbox user 2 (user, its group's name); g 2 (uid, drive's name) */
+	if (!tap_ok(lookups == 4, "no member look-up for it, its group's name looked up once"))
+		printf("# %d lookups\n", lookups);
 	diag_free(&d);
 	release(&plan);
 }
@@ -723,6 +761,7 @@ int main(int argc, char **argv)
 	test_privileged_groups();
 	test_good();
 	test_shared_owner();
+	test_unlisted_owner();
 	test_dynamic();
 	test_conf(srcdir);
 	return tap_done();
