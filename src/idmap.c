@@ -330,37 +330,82 @@ struct held {
 	int target;		/* the tree's double in the cover, or -1 */
 };
 
-struct cover_walk {
-	const struct plan_ident *run;
-	const struct held *h;	/* every tree */
-	size_t n;
-	struct held *me;
+/* The directories above a tree, its parent first, up to the root: O_PATH fds and places. */
+struct above {
+	int *fd;
+	struct place *p;
+	size_t n, size;
 };
 
-static int cover_fn(int dir, const struct place *p, void *arg)
+static int above_add(int dir, const struct place *p, void *arg)
 {
-	struct cover_walk *w = arg;
+	struct above *a = arg;
+	size_t size = a->size ? a->size * 2 : 8;
+	int *fd;
+	struct place *pl;
+
+	if (a->n == a->size) {
+		fd = realloc(a->fd, size * sizeof(*fd));
+		if (fd)
+			a->fd = fd;
+		pl = fd ? realloc(a->p, size * sizeof(*pl)) : NULL;
+		if (!pl)
+			return -ENOMEM;
+		a->p = pl;
+		a->size = size;
+	}
+	a->fd[a->n] = fcntl(dir, F_DUPFD_CLOEXEC, 0);
+	if (a->fd[a->n] < 0)
+		return -errno;
+	a->p[a->n++] = *p;
+	return 0;
+}
+
+static void above_free(struct above *a)
+{
+	while (a->n)
+		close(a->fd[--a->n]);
+	free(a->fd);
+	free(a->p);
+}
+
+/*
+ * Where the tree at dirfd goes: me->c, the highest directory above it that run cannot search, or -1.
+ * The directories are found by one walk as root, then each is tried as run, from the root
+ * down, under one change of credentials (its fsuid, fsgid and groups: root's fs capabilities
+ * drop with them) rather than one a directory. No other tree may be above it: it would be
+ * attached where the other's clone hides it (-EINVAL).
+ */
+static int find_cover(int dirfd, const struct plan_ident *run, const struct held *h, size_t n,
+		      struct held *me)
+{
+	struct above a = { NULL, NULL, 0, 0 };
 	struct preopen_fscred saved;
-	size_t i;
+	size_t k, j;
 	int e;
 
-	/* A tree inside another would be attached where the other's clone hides it. */
-	for (i = 0; i < w->n; i++)
-		if (same_place(p, &w->h[i].place))
-			return -EINVAL;
-	/* Searched as S: its fsuid, fsgid and groups (root's fs capabilities drop with them). */
-	if ((e = preopen_become(w->run, &saved)))
-		return e;
-	e = syscall(SYS_faccessat2, dir, "", X_OK, AT_EACCESS | AT_EMPTY_PATH) ? -errno : 0;
-	if (preopen_leave(&saved))
-		return -EPERM;
-	if (e == -EACCES) {
-		step(&w->me->c, fcntl(dir, F_DUPFD_CLOEXEC, 0), -1);
-		if (w->me->c < 0)
-			return -errno;
-		w->me->cplace = *p;
-		e = 0;
+	e = walk_up(dirfd, above_add, &a);
+	for (k = 0; !e && k < a.n; k++) {
+		for (j = 0; j < n; j++)
+			if (same_place(&a.p[k], &h[j].place))
+				e = -EINVAL;
 	}
+	if (!e && !(e = preopen_become(run, &saved))) {
+		for (k = a.n; k-- > 0;) {
+			if (syscall(SYS_faccessat2, a.fd[k], "", X_OK, AT_EACCESS | AT_EMPTY_PATH)) {
+				e = errno == EACCES ? 0 : -errno;
+				break;
+			}
+		}
+		if (preopen_leave(&saved))
+			e = -EPERM;
+		if (!e && k < a.n) {
+			me->c = a.fd[k];
+			me->cplace = a.p[k];
+			a.fd[k] = a.fd[--a.n];	/* kept: not closed with the rest */
+		}
+	}
+	above_free(&a);
 	return e;
 }
 
@@ -394,10 +439,8 @@ static int prepare(struct idmap_tree *t, size_t n, const struct plan_ident *run,
 	}
 	/* Where each goes: the highest ancestor S cannot search, and its cover, built detached. */
 	for (i = 0; i < n; i++) {
-		struct cover_walk w = { .run = run, .h = h, .n = n, .me = &h[i] };
-
 		*at = i;
-		if ((e = walk_up(t[i].dirfd, cover_fn, &w)))
+		if ((e = find_cover(t[i].dirfd, run, h, n, &h[i])))
 			return e;
 		if (h[i].c < 0)
 			continue;
