@@ -18,19 +18,27 @@
 #include "preopen.h"
 #include "uapi.h"
 
-/* Where a directory is: its mount (of one superblock) and inode; a bind mount is elsewhere. */
+/*
+ * Where a directory is: its mount (of one superblock) and inode; a bind mount is elsewhere.
+ * With its owner and mode, from the same call, for closed_fn.
+ */
 struct place {
 	__u64 mnt, ino;
+	uid_t uid;
+	mode_t mode;
 };
 
 static int place_of(int fd, struct place *p)
 {
 	struct statx sx;
 
-	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_INO | STATX_MNT_ID, &sx))
+	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
+		  STATX_INO | STATX_MNT_ID | STATX_UID | STATX_MODE, &sx))
 		return -errno;
 	p->mnt = sx.stx_mnt_id;
 	p->ino = sx.stx_ino;
+	p->uid = sx.stx_uid;
+	p->mode = sx.stx_mode;
 	return 0;
 }
 
@@ -93,12 +101,9 @@ struct closed {
 static int closed_fn(int dir, const struct place *p, void *arg)
 {
 	struct closed *c = arg;
-	struct stat st;
 
-	if (fstat(dir, &st))
-		return -errno;
 	/* Another owner could chmod it open; a search bit (group: an ACL's mask) lets others by. */
-	if ((st.st_uid != 0 && st.st_uid != c->owner) || (st.st_mode & (S_IXGRP | S_IXOTH)))
+	if ((p->uid != 0 && p->uid != c->owner) || (p->mode & (S_IXGRP | S_IXOTH)))
 		return 0;
 	return c->where && c->size ? fd_path(dir, c->where, c->size) ?: 1 : 1;
 }
@@ -287,7 +292,7 @@ static int chain(int c, int cov, int tfd, const struct place *tp, int *target)
 				RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
 	char cpath[PATH_MAX], tpath[PATH_MAX], *rel, *name, *save;
 	int mine = cov, real, next, e;
-	struct place p = { 0, 0 };
+	struct place p = { 0, 0, 0, 0 };
 	size_t len;
 
 	if ((e = fd_path(c, cpath, sizeof(cpath))) || (e = fd_path(tfd, tpath, sizeof(tpath))))
@@ -337,9 +342,9 @@ struct above {
 	size_t n, size;
 };
 
-static int above_add(int dir, const struct place *p, void *arg)
+/* Hold dir (its fd is a's now) at the end of a. */
+static int above_add(struct above *a, int dir, const struct place *p)
 {
-	struct above *a = arg;
 	size_t size = a->size ? a->size * 2 : 8;
 	int *fd;
 	struct place *pl;
@@ -349,14 +354,14 @@ static int above_add(int dir, const struct place *p, void *arg)
 		if (fd)
 			a->fd = fd;
 		pl = fd ? realloc(a->p, size * sizeof(*pl)) : NULL;
-		if (!pl)
+		if (!pl) {
+			close(dir);
 			return -ENOMEM;
+		}
 		a->p = pl;
 		a->size = size;
 	}
-	a->fd[a->n] = fcntl(dir, F_DUPFD_CLOEXEC, 0);
-	if (a->fd[a->n] < 0)
-		return -errno;
+	a->fd[a->n] = dir;
 	a->p[a->n++] = *p;
 	return 0;
 }
@@ -369,27 +374,54 @@ static void above_free(struct above *a)
 	free(a->p);
 }
 
+/* Every directory above dirfd into a, as walk_up finds them, each fd kept. */
+static int above_walk(int dirfd, struct above *a)
+{
+	struct place here, p;
+	int cur = dirfd, up, e;
+
+	for (e = place_of(dirfd, &here); !e; here = p, cur = up) {
+		if (a->n == IDMAP_MAX_DEPTH)
+			return -ELOOP;
+		up = openat(cur, "..", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (up < 0)
+			return -errno;
+		if ((e = place_of(up, &p)) || same_place(&p, &here)) {
+			close(up);
+			break;
+		}
+		e = above_add(a, up, &p);
+	}
+	return e;
+}
+
 /*
- * Where the tree at dirfd goes: me->c, the highest directory above it that run cannot search, or -1.
+ * Where tree t goes: me->c, the highest directory above it that run cannot search, or -1.
  * The directories are found by one walk as root, then each is tried as run, from the root
  * down, under one change of credentials (its fsuid, fsgid and groups: root's fs capabilities
- * drop with them) rather than one a directory. No other tree may be above it: it would be
- * attached where the other's clone hides it (-EINVAL).
+ * drop with them) rather than one a directory. The same walk finds, when t->closed asks, a
+ * directory still closed to all but root and the owner (closed_fn; -ESTALE if none), and
+ * that no other tree is above it (it would be attached where the other's clone hides it:
+ * -EINVAL).
  */
-static int find_cover(int dirfd, const struct plan_ident *run, const struct held *h, size_t n,
-		      struct held *me)
+static int find_cover(const struct idmap_tree *t, const struct plan_ident *run,
+		      const struct held *h, size_t n, struct held *me)
 {
+	struct closed closed = { .owner = t->ids.disk_uid };
 	struct above a = { NULL, NULL, 0, 0 };
 	struct preopen_fscred saved;
+	int e, shut = !t->closed;
 	size_t k, j;
-	int e;
 
-	e = walk_up(dirfd, above_add, &a);
+	e = above_walk(t->dirfd, &a);
 	for (k = 0; !e && k < a.n; k++) {
 		for (j = 0; j < n; j++)
 			if (same_place(&a.p[k], &h[j].place))
 				e = -EINVAL;
+		shut = shut || closed_fn(a.fd[k], &a.p[k], &closed);
 	}
+	if (!e && !shut)
+		e = -ESTALE;
 	if (!e && !(e = preopen_become(run, &saved))) {
 		for (k = a.n; k-- > 0;) {
 			if (syscall(SYS_faccessat2, a.fd[k], "", X_OK, AT_EACCESS | AT_EMPTY_PATH)) {
@@ -440,7 +472,7 @@ static int prepare(struct idmap_tree *t, size_t n, const struct plan_ident *run,
 	/* Where each goes: the highest ancestor S cannot search, and its cover, built detached. */
 	for (i = 0; i < n; i++) {
 		*at = i;
-		if ((e = find_cover(t[i].dirfd, run, h, n, &h[i])))
+		if ((e = find_cover(&t[i], run, h, n, &h[i])))
 			return e;
 		if (h[i].c < 0)
 			continue;

@@ -83,6 +83,8 @@ struct idmap_tree {
 	struct idmap_ids ids;	/* in: its owner, and the program's ids (those of run below) */
 	int userns_fd;		/* in: from idmap_userns(&ids) */
 	int rdonly;		/* in: a read-only grant */
+	int closed;		/* in: some directory above must still be closed to all but root
+				 * and its owner, as idmap_closed_above found: else -ESTALE */
 	int grant_fd;		/* out: the mounted tree's root, O_RDONLY | O_DIRECTORY |
 				 * O_CLOEXEC; -1 unless 0 is returned */
 };
@@ -96,7 +98,7 @@ struct idmap_tree {
  * first: the clones and their attributes (idmap_probe's errors), the check of each map's
  * direction (-EPROTO), the walks (-EINVAL: a tree given twice or inside another, or ids not
  * run's; -ELOOP: deeper than IDMAP_MAX_DEPTH; -ESTALE: a tree moved or mounted over since its
- * fd was opened) and the covers, built detached. Only the attaching (move_mount) comes after.
+ * fd was opened, or none closed above it that closed asks for) and the covers, built detached. Only the attaching (move_mount) comes after.
  * On failure *at is the index of the tree at fault, and what was attached before it stays in
  * the namespace: call this in a private one (idmap_private_ns), and exit on failure.
  */

@@ -326,7 +326,8 @@ static int nfds(void)
 }
 
 /* idmap_mount_all on the trees named, expecting e; nothing may be attached or left open. */
-static void refused(const char *what, const char *const *rel, size_t n, int userns, int want)
+static void refused(const char *what, const char *const *rel, size_t n, int userns, int closed,
+		    int want)
 {
 	int before, after, ours, e, fds = nfds();
 	struct idmap_tree t[4];
@@ -335,7 +336,7 @@ static void refused(const char *what, const char *const *rel, size_t n, int user
 	before = mounts("/proc/self/mountinfo", &ours);
 	for (i = 0; i < n; i++)
 		t[i] = (struct idmap_tree){ .dirfd = open(rel[i], O_PATH | O_DIRECTORY), .ids = ids,
-					    .userns_fd = userns, .grant_fd = 77 };
+					    .userns_fd = userns, .grant_fd = 77, .closed = closed };
 	e = idmap_mount_all(t, n, &run, &at);
 	after = mounts("/proc/self/mountinfo", &ours);
 	check(e == want && at == n - 1 && t[n - 1].grant_fd == -1 && before == after, what,
@@ -369,6 +370,7 @@ static void case_refused(void)
 {
 	const char *drive[] = { T("o/drive") }, *proc[] = { T("o/drive"), "/proc" };
 	const char *twice[] = { T("o/drive"), T("o/drive") }, *nested[] = { T("o"), T("o/drive") };
+	const char *open_above[] = { T("pub/tree") };
 	const struct idmap_ids swapped = { .disk_uid = S_ID, .run_uid = O_ID,
 					   .disk_gid = S_ID, .run_gid = O_ID };
 	int ns, wrong;
@@ -377,11 +379,14 @@ static void case_refused(void)
 		check(0, "idmap_userns", "%m");
 		return;
 	}
-	refused("a map the wrong way round: EPROTO, nothing attached", drive, 1, wrong, -EPROTO);
-	refused("a file system that refuses idmapping: EINVAL, nothing attached", proc, 2, ns,
+	refused("a map the wrong way round: EPROTO, nothing attached", drive, 1, wrong, 0,
+		-EPROTO);
+	refused("a file system that refuses idmapping: EINVAL, nothing attached", proc, 2, ns, 0,
 		-EINVAL);
-	refused("the same tree twice: EINVAL", twice, 2, ns, -EINVAL);
-	refused("a tree inside another: EINVAL", nested, 2, ns, -EINVAL);
+	refused("the same tree twice: EINVAL", twice, 2, ns, 0, -EINVAL);
+	refused("a tree inside another: EINVAL", nested, 2, ns, 0, -EINVAL);
+	refused("closed asked of a tree with nothing closed above it: ESTALE", open_above, 1, ns,
+		1, -ESTALE);
 	hidden();
 }
 
@@ -508,7 +513,9 @@ static void case_grant(void)
 	}
 	for (i = 0; i < 5; i++)
 		granted[i] = (struct idmap_tree){ .dirfd = opendir_fd(rel[i]), .ids = ids,
-						  .userns_fd = ns, .rdonly = i == 1 };
+						  .userns_fd = ns, .rdonly = i == 1,
+						  /* those beneath T/o, closed to all but O */
+						  .closed = i < 4 };
 	e = idmap_mount_all(granted, 5, &run, &at);
 	if (!check(e == 0, "idmap_mount_all: five trees, one cover", "%s at %zu", strerror(-e), at))
 		return;
