@@ -235,15 +235,24 @@ static int failed(struct failure *err, const char *call, const char *path, int e
 	return refuse(err, e, NULL, path, "%s: %s", call, strerror(-e));
 }
 
-static int mount_id(int fd, unsigned long long *id)
+/*
+ * A directory's type, mode and owner (*st: st_mode, st_uid, st_gid) and its mount (*mnt), in
+ * one statx: a granted tree's every directory is asked, at every start.
+ */
+static int dir_stat(int fd, struct stat *st, unsigned long long *mnt)
 {
 	struct statx stx;
 
-	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &stx) < 0)
+	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
+		  STATX_TYPE | STATX_MODE | STATX_UID | STATX_GID | STATX_MNT_ID, &stx) < 0)
 		return -errno;
 	if (!(stx.stx_mask & STATX_MNT_ID))
 		return -EOPNOTSUPP;
-	*id = stx.stx_mnt_id;
+	memset(st, 0, sizeof(*st));
+	st->st_mode = stx.stx_mode;
+	st->st_uid = stx.stx_uid;
+	st->st_gid = stx.stx_gid;
+	*mnt = stx.stx_mnt_id;
 	return 0;
 }
 
@@ -251,7 +260,7 @@ struct walk {
 	const struct plan_dir *dir;		/* its owner may change the tree, nobody else */
 	const struct plan_ident *sandbox;
 	unsigned long long top_mnt;
-	unsigned long mnt_flags;		/* statvfs f_flag of the tree: ST_NODEV, ST_NOSUID */
+	unsigned long mnt_flags;		/* the tree's mount: ST_NODEV, ST_NOSUID */
 	size_t entries, max_entries;
 	struct failure *err;
 	char path[PATH_MAX];
@@ -309,8 +318,9 @@ static int check_dir(struct walk *w, int fd)
 	struct stat st;
 	int e;
 
-	if (fstat(fd, &st) < 0)
-		return failed(w->err, "stat", w->path, -errno);
+	e = dir_stat(fd, &st, &mnt);
+	if (e)
+		return failed(w->err, "statx", w->path, e);
 	if (st.st_uid == w->sandbox->uid)
 		return refuse(w->err, -EPERM, HINT_OWNED, w->path,
 			      "owned by the sandboxed user, who could make it writable");
@@ -319,9 +329,6 @@ static int check_dir(struct walk *w, int fd)
 			      "owned by uid %u, not by the [dir] owner (uid %u) or root: uid %u "
 			      "could make it writable", (unsigned)st.st_uid, (unsigned)owner,
 			      (unsigned)st.st_uid);
-	e = mount_id(fd, &mnt);
-	if (e)
-		return failed(w->err, "statx (mount id)", w->path, e);
 	if (mnt != w->top_mnt)
 		return refuse(w->err, -EXDEV, HINT_MOUNT, w->path,
 			      "a mount point inside the granted tree");
@@ -447,16 +454,16 @@ int preopen_check_bounded(const struct plan_dir *dir, const struct plan_ident *s
 	struct walk w = { .dir = dir, .sandbox = sandbox, .max_entries = max_entries,
 			  .err = err };
 	struct statfs sfs;
-	struct statvfs svfs;
 	struct stat st;
 	size_t i;
 	int e;
 
-	if (fstat(fd, &st) < 0)
-		return failed(err, "stat", dir->path, -errno);
+	e = dir_stat(fd, &st, &w.top_mnt);
+	if (e)
+		return failed(err, "statx", dir->path, e);
 	if (!S_ISDIR(st.st_mode))
 		return refuse(err, -ENOTDIR, HINT_NOT_DIR, dir->path, "not a directory");
-	if (fstatfs(fd, &sfs) < 0 || fstatvfs(fd, &svfs) < 0)
+	if (fstatfs(fd, &sfs) < 0)
 		return failed(err, "statfs", dir->path, -errno);
 	for (i = 0; i < ARRAY_SIZE(pseudo_fs); i++) {
 		if ((unsigned long)sfs.f_type == pseudo_fs[i].magic)
@@ -470,10 +477,8 @@ int preopen_check_bounded(const struct plan_dir *dir, const struct plan_ident *s
 			      "could be planted in the tree");
 	if (e)
 		return failed(err, "reading fs.protected_hardlinks", dir->path, e);
-	e = mount_id(fd, &w.top_mnt);
-	if (e)
-		return failed(err, "statx (mount id)", dir->path, e);
-	w.mnt_flags = svfs.f_flag;
+	/* the mount's flags, ST_* as statvfs gives them (its f_flag is this less ST_VALID) */
+	w.mnt_flags = sfs.f_flags;
 	snprintf(w.path, sizeof(w.path), "%s", dir->path);
 	return walk_tree(&w, fd, 0);
 }
