@@ -107,13 +107,16 @@ static int check_dir(const char *path, const struct stat *st, int strict,
 		    (unsigned)st->st_mode & 07777);
 }
 
-/* Make fd, a directory at real, the one reached, once it passed the check. */
-static int walk_enter(struct walk *w, int fd, const char *real, struct profile_file_error *e)
+/* Make fd, a directory at real, the one reached, once it passed the check (known: its stat). */
+static int walk_enter(struct walk *w, int fd, const char *real, const struct stat *known,
+		      struct profile_file_error *e)
 {
 	struct stat st;
 	int err;
 
-	if (fstat(fd, &st) < 0) {
+	if (known)
+		st = *known;	/* the walk's own fstat of fd */
+	else if (fstat(fd, &st) < 0) {
 		err = -errno;
 		close(fd);
 		return fail(e, err, NULL, "%s: %s", real, strerror(-err));
@@ -138,7 +141,7 @@ static int walk_root(struct walk *w, struct profile_file_error *e)
 
 	if (fd < 0)
 		return fail(e, -errno, NULL, "/: %s", strerror(errno));
-	return walk_enter(w, fd, "", e);
+	return walk_enter(w, fd, "", NULL, e);
 }
 
 static int walk_dotdot(struct walk *w, struct profile_file_error *e)
@@ -151,7 +154,7 @@ static int walk_dotdot(struct walk *w, struct profile_file_error *e)
 	snprintf(up, sizeof(up), "%s", w->real);
 	if (strrchr(up, '/'))		/* "" is /, whose .. is itself */
 		*strrchr(up, '/') = '\0';
-	return walk_enter(w, fd, up, e);
+	return walk_enter(w, fd, up, NULL, e);
 }
 
 /* The walk's path buffers (24 KiB): on the heap, since credbox must run on a small stack. */
@@ -254,7 +257,7 @@ static int walk_in(struct walk *w, struct walk_buf *b, const char *path, int *fd
 			   sizeof(b->cwd)) {
 			err = fail(e, -ENAMETOOLONG, NULL, "path too long");
 		} else {
-			err = walk_enter(w, *fd, cwd, e);
+			err = walk_enter(w, *fd, cwd, st, e);
 			*fd = -1;	/* w->dir now, or closed */
 		}
 		if (*fd >= 0)
