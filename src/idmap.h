@@ -98,7 +98,8 @@ struct idmap_tree {
  * first: the clones and their attributes (idmap_probe's errors), the check of each map's
  * direction (-EPROTO), the walks (-EINVAL: a tree given twice or inside another, or ids not
  * run's; -ELOOP: deeper than IDMAP_MAX_DEPTH; -ESTALE: a tree moved or mounted over since its
- * fd was opened, or none closed above it that closed asks for) and the covers, built detached. Only the attaching (move_mount) comes after.
+ * fd was opened, or none closed above it that closed asks for) and the covers, built
+ * detached. Only the attaching (move_mount) comes after.
  * On failure *at is the index of the tree at fault, and what was attached before it stays in
  * the namespace: call this in a private one (idmap_private_ns), and exit on failure.
  */

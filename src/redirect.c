@@ -527,9 +527,9 @@ static struct rt_conf *map_runtime(const struct plan *plan, struct redirect *rd)
 		return NULL;
 	rd->base = (uintptr_t)m;
 	/*
-	 * The pages the image is copied to, made in one call rather than by a fault each (README,
-	 * Benchmarks: a fault costs several times a page made this way). A kernel before 5.14
-	 * says EINVAL, and the copy faults them in as before.
+	 * The pages the image is copied to, made in one call rather than by a fault each (about
+	 * half the cost, README's Benchmarks). A kernel before 5.14 says EINVAL, and the copy
+	 * faults them in as before.
 	 */
 	madvise(m, RT_TEXT_END_OFF, MADV_POPULATE_WRITE);
 	memcpy(m, redirect_rt_image, sizeof(redirect_rt_image));
