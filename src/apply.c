@@ -963,7 +963,8 @@ static int drop_privileges(const struct plan *plan, struct failure *err)
 
 /*
  * The redirect runtime's SIGSYS handler, before seccomp (whose traps need it) and after the
- * loader reset the launcher's handlers; the loader keeps the runtime mapped.
+ * loader reset the launcher's handlers (apply, before Landlock); the loader keeps the runtime
+ * mapped.
  */
 static int arm_runtime(struct loader_image *img, const struct redirect *rd,
 		       struct failure *err)
@@ -973,10 +974,8 @@ static int arm_runtime(struct loader_image *img, const struct redirect *rd,
 	if (!rd->armed)
 		return 0;
 	e = loader_keep(img, rd->base, rd->size);
-	if (!e) {
-		loader_reset_signals(img);
+	if (!e)
 		e = redirect_arm(rd);
-	}
 	return e ? fail(err, EXIT_CREDBOX, NO_LINE, NULL, e, "arming the redirect runtime: %s",
 			strerror(-e)) : 0;
 }
@@ -1077,6 +1076,12 @@ int apply(const struct plan *plan, pid_t parent, const char *summary, struct fai
 	e = tie_to_parent(plan, parent, err);
 	if (e)
 		return e;
+
+	/*
+	 * The signal actions as execve leaves them, while /proc/self/status still says which
+	 * are set (Landlock comes next): nothing below sets one but the runtime's SIGSYS.
+	 */
+	loader_reset_signals(img);
 
 	/* 4. Landlock: paths outside the grants stay out of reach even if DAC would allow. */
 	e = confine(plan, dir_fds, err);

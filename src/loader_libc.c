@@ -475,20 +475,56 @@ struct ksigaction {
 };
 
 /*
+ * The signals whose action is not the default, bit n - 1 for signal n: SigIgn (ignored) and
+ * SigCgt (handled) of one read of /proc/self/status, where asking each signal took 64 calls.
+ * 0, or -1 if it cannot be read or parsed (no /proc; Landlock applied already).
+ */
+static int signals_not_default(uint64_t *set)
+{
+	static const char *const keys[] = { "\nSigIgn:\t", "\nSigCgt:\t" };
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	char buf[4096], *at, *end;
+	ssize_t n;
+	size_t i;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	*set = 0;
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		at = strstr(buf, keys[i]);
+		if (!at)
+			return -1;
+		errno = 0;
+		*set |= strtoull(at + strlen(keys[i]), &end, 16);
+		if (errno || *end != '\n')
+			return -1;
+	}
+	return 0;
+}
+
+/*
  * execve's flush_signal_handlers(): a handled signal goes back to SIG_DFL (credbox's handler
  * code is about to disappear), an ignored one stays ignored, flags and masks are cleared.
+ * Only the signals whose action is not the default are asked, when the kernel says which.
  */
 void loader_reset_signals(struct loader_image *img)
 {
 	const struct ksigaction dfl = { SIG_DFL, 0, NULL, 0 }, ign = { SIG_IGN, 0, NULL, 0 };
-	uint64_t empty = 0;
+	uint64_t empty = 0, set;
 	stack_t ss = { .ss_flags = SS_DISABLE };
 	int sig;
 
+	if (signals_not_default(&set))
+		set = ~0ULL;
 	for (sig = 1; sig <= 64; sig++) {
 		struct ksigaction old;
 
-		if (sig == SIGKILL || sig == SIGSTOP ||
+		if (!((set >> (sig - 1)) & 1) || sig == SIGKILL || sig == SIGSTOP ||
 		    syscall(SYS_rt_sigaction, sig, NULL, &old, sizeof(uint64_t)) != 0)
 			continue;
 		if (old.handler == SIG_IGN && (old.flags || old.mask))
