@@ -25,13 +25,8 @@ ok() {	# ok STATUS DESCRIPTION [DIAGNOSTIC]
 }
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 
-for f in "$CB" "$LT/loader-mkelf"; do
-	if [ ! -x "$f" ]; then
-		echo "1..1"
-		echo "not ok 1 - $f is built (make check)"
-		exit 1
-	fi
-done
+. tests/host/built.sh
+built "$CB" "$LT/loader-mkelf"
 if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP credbox runs as root"
 	exit 0

@@ -10,13 +10,8 @@ ROOT=$PWD
 CB=$ROOT/build/credbox
 PROBE=$ROOT/build/tests/host/idmap-probe
 NOLL=$ROOT/build/tests/host/nolandlock
-for f in "$CB" "$PROBE" "$NOLL"; do
-	if [ ! -x "$f" ]; then
-		echo "1..1"
-		echo "not ok 1 - $f is built (make check)"
-		exit 1
-	fi
-done
+. tests/host/built.sh
+built "$CB" "$PROBE" "$NOLL"
 if [ "$(id -u)" != 0 ]; then
 	echo "1..0 # SKIP a run takes its uid as root"
 	exit 0
