@@ -224,15 +224,7 @@ static int i386_call(void)
 /* Whether this kernel runs i386 calls at all (IA32_EMULATION, not disabled at boot). */
 static int i386_supported(void)
 {
-	int status;
-	pid_t pid;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0)
-		_exit(i386_call());
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	return tap_child_ok(i386_call);
 }
 
 /* The built-in always filter against a fresh compile of its table: 0 when equal. */

@@ -150,20 +150,6 @@ static int place_top_child(void)
 	return a.st_ino == root.st_ino && b.st_ino == tmp.st_ino ? 0 : 4;
 }
 
-/* Run fn in a child of its own (it changes the fd table): it passes if fn returns 0. */
-static void in_child(int (*fn)(void), const char *what)
-{
-	int status = -1;
-	pid_t pid;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0)
-		_exit(fn());
-	waitpid(pid, &status, 0);
-	tap_ok(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0, what);
-}
-
 /* The posix_acl xattr format (linux/posix_acl_xattr.h): a header, then tag/perm/id entries. */
 static int set_acl(const char *path, const char *name, uid_t user)
 {
@@ -404,9 +390,12 @@ int main(void)
 	tap_ok(!e && setfsuid(-1) == 0 && setfsgid(-1) == 0 && geteuid() == 0,
 	       "leave: back to root's fs credentials");
 
-	in_child(place_child, "place: fds at their numbers, close-on-exec, every other fd closed");
-	in_child(place_top_child, "place: fd 1023 under RLIMIT_NOFILE 1024");
-	in_child(place_keep_child, "place: a fd kept is moved off a target's number and stays open");
+	/* each in a child of its own: they change the fd table */
+	tap_ok(tap_child_ok(place_child),
+	       "place: fds at their numbers, close-on-exec, every other fd closed");
+	tap_ok(tap_child_ok(place_top_child), "place: fd 1023 under RLIMIT_NOFILE 1024");
+	tap_ok(tap_child_ok(place_keep_child),
+	       "place: a fd kept is moved off a target's number and stays open");
 	sh("rm -rf %s", base);
 	return tap_done();
 }

@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static int tap_n, tap_failed;
 
@@ -30,6 +32,21 @@ static inline int tap_is_str(const char *got, const char *want, const char *what
 static inline void tap_skip(const char *what, const char *why)
 {
 	printf("ok %d - %s # SKIP %s\n", ++tap_n, what, why);
+}
+
+/* Run fn in a child of its own (stdout flushed first, so nothing prints twice): 1 if it exits 0. */
+static inline int tap_child_ok(int (*fn)(void))
+{
+	int status = -1;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(fn());
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return 0;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 static inline int tap_done(void)
