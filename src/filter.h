@@ -27,6 +27,12 @@ struct filter_act {
 	int errnum;		/* FILTER_ERRNO */
 };
 
+/* Whether a verdict refuses the call (kills, or fails it with an errno). */
+static inline int filter_act_denies(struct filter_act a)
+{
+	return a.kind == FILTER_KILL || a.kind == FILTER_ERRNO;
+}
+
 struct filter_entry {
 	int nr;
 	char *name;

@@ -604,11 +604,6 @@ static const char *const dyn_denied[] = {
 	"add_key", "keyctl", "request_key", "shmget", "semget", "msgget", "mq_open",
 };
 
-static int act_denies(struct filter_act a)
-{
-	return a.kind == FILTER_KILL || a.kind == FILTER_ERRNO;
-}
-
 static int spec_denies(const struct filter_spec *spec, const char *name)
 {
 	size_t i;
@@ -617,9 +612,10 @@ static int spec_denies(const struct filter_spec *spec, const char *name)
 		const struct filter_entry *e = &spec->e[i];
 
 		if (e->name && !strcmp(e->name, name))
-			return act_denies(e->act) && (!e->has_cond || act_denies(e->cond_act));
+			return filter_act_denies(e->act) &&
+			       (!e->has_cond || filter_act_denies(e->cond_act));
 	}
-	return act_denies(spec->dflt);
+	return filter_act_denies(spec->dflt);
 }
 
 /*

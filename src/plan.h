@@ -106,12 +106,13 @@ void plan_free(struct plan *plan);
  */
 int plan_methods(struct plan *plan, int cred_fd, struct diag *d);
 
-/* The readable table of --check (without the kernel part, which main adds). */
 /*
  * The sandboxed uid and gid as an ID-mapped grant's map lines name them: the numbers, or
  * "UID" for a dynamic user's (known only when a run takes it).
  */
 void plan_run_ids(const struct plan *plan, char *uid, char *gid, size_t size);
+
+/* The readable table of --check (without the kernel part, which main adds). */
 void plan_describe(const struct plan *plan, FILE *out);
 
 #endif /* CREDBOX_PLAN_H */

@@ -161,17 +161,12 @@ static struct filter_act verdict(const struct filter_spec *spec, int nr,
 	return spec->dflt;
 }
 
-static int denies(struct filter_act a)
-{
-	return a.kind == FILTER_KILL || a.kind == FILTER_ERRNO;
-}
-
 static int allowed(const struct filter_spec *spec, const char *name)
 {
 	const struct filter_entry *from;
 	int nr = seccomp_syscall_resolve_name(name);
 
-	return nr >= 0 && !denies(verdict(spec, nr, &from));
+	return nr >= 0 && !filter_act_denies(verdict(spec, nr, &from));
 }
 
 static uint32_t raw(struct filter_act a)
@@ -416,7 +411,7 @@ static int kind_of(const char *name, struct filter_act a, size_t transparent, in
 {
 	if (mode == ARM_KILLS)
 		return a.kind == FILTER_KILL ? RT_KIND_DENY : RT_KIND_NONE;
-	if (denies(a))
+	if (filter_act_denies(a))
 		return RT_KIND_DENY;
 	if (in_list(signal_calls, ARRAY_SIZE(signal_calls), name))
 		return RT_KIND_SIGNAL;
@@ -566,7 +561,8 @@ static int compile_traps(const struct plan *plan, const struct redirect *rd,
 	/* Each entry is written whole before trapped.n counts it: no need to clear 32 KiB. */
 	trapped.e = malloc(RT_NR_MAX * sizeof(*trapped.e));
 	e = trapped.e ? 0 : -ENOMEM;
-	if (!e && (rd->armed == ARM_KILLS ? spec->dflt.kind == FILTER_KILL : denies(spec->dflt)))
+	if (!e && (rd->armed == ARM_KILLS ? spec->dflt.kind == FILTER_KILL :
+		   filter_act_denies(spec->dflt)))
 		e = marker(spec->dflt, vals, &nvals, &trapped.dflt);
 	for (nr = 0; !e && nr < RT_NR_MAX; nr++) {
 		const struct filter_entry *from;
