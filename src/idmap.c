@@ -374,13 +374,13 @@ static void above_free(struct above *a)
 	free(a->p);
 }
 
-/* Every directory above dirfd into a, as walk_up finds them, each fd kept. */
-static int above_walk(int dirfd, struct above *a)
+/* Every directory above dirfd, whose place is start, into a as walk_up finds them, fds kept. */
+static int above_walk(int dirfd, const struct place *start, struct above *a)
 {
-	struct place here, p;
+	struct place here = *start, p;
 	int cur = dirfd, up, e;
 
-	for (e = place_of(dirfd, &here); !e; here = p, cur = up) {
+	for (e = 0; !e; here = p, cur = up) {
 		if (a->n == IDMAP_MAX_DEPTH)
 			return -ELOOP;
 		up = openat(cur, "..", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -413,7 +413,7 @@ static int find_cover(const struct idmap_tree *t, const struct plan_ident *run,
 	int e, shut = !t->closed;
 	size_t k, j;
 
-	e = above_walk(t->dirfd, &a);
+	e = above_walk(t->dirfd, &me->place, &a);
 	for (k = 0; !e && k < a.n; k++) {
 		for (j = 0; j < n; j++)
 			if (same_place(&a.p[k], &h[j].place))
