@@ -1,114 +1,302 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ident: user and group resolution; see ident.h. */
+/*
+ * ident: user and group resolution; see ident.h. The system's database: the passwd and group
+ * files where nsswitch.conf lets them answer (ident_files.c), the name service through
+ * getent(1) for the rest (ident_getent.c).
+ */
 #include <ctype.h>
 #include <errno.h>
-#include <grp.h>
-#include <pwd.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ident.h"
+#include "ident_files.h"
+#include "ident_getent.h"
 
-static int from_passwd(const struct passwd *pw, struct ident_user *out)
+/* ---- the files, read once, at their first need ------------------------------------------ */
+
+#define FILE_MAX	(16UL << 20)
+
+/* The file's text; a missing file reads as empty, as glibc's files service finds nothing. */
+static int slurp(const char *path, char **text, size_t *len)
 {
-	if (strlen(pw->pw_name) >= sizeof(out->name) || strlen(pw->pw_dir) >= sizeof(out->home))
-		return -ENAMETOOLONG;
-	out->uid = pw->pw_uid;
-	out->gid = pw->pw_gid;
-	strcpy(out->name, pw->pw_name);
-	strcpy(out->home, pw->pw_dir);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY), e = 0;
+	struct stat st;
+	size_t n = 0;
+	ssize_t r;
+
+	*text = NULL;
+	*len = 0;
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (fstat(fd, &st) < 0)
+		e = -errno;
+	else if (!S_ISREG(st.st_mode) || (size_t)st.st_size > FILE_MAX)
+		e = -EAGAIN;	/* not what the files service expects: let it say */
+	else if (!(*text = malloc((size_t)st.st_size + 1)))
+		e = -ENOMEM;
+	/* up to the size fstat gave: a file growing meanwhile is read as it was */
+	while (!e && n < (size_t)st.st_size) {
+		r = read(fd, *text + n, (size_t)st.st_size - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			e = r < 0 ? -errno : 0;
+			break;
+		}
+		n += (size_t)r;
+	}
+	close(fd);
+	if (e) {
+		free(*text);
+		*text = NULL;
+		return e;
+	}
+	*len = n;
 	return 0;
+}
+
+/*
+ * The file of database db, if nsswitch.conf lets it answer: 0, -EAGAIN (the name service
+ * answers), or the -errno of reading it.
+ */
+static int files(struct ident_system *s, int db, const char **text, size_t *len)
+{
+	int f = db == IDENT_PASSWD ? IDENT_ETC_PASSWD : IDENT_ETC_GROUP;
+	char *conf;
+	size_t n;
+	int e;
+
+	if (!s->how_read) {
+		e = slurp(s->path[IDENT_NSSWITCH], &conf, &n);
+		if (e == -EAGAIN)
+			memset(s->how, IDENT_ASK_NSS, sizeof(s->how));
+		else if (e)
+			return e;
+		else
+			ident_nsswitch(conf, n, s->how);
+		free(conf);
+		s->how_read = 1;
+	}
+	if (s->how[db] == IDENT_ASK_NSS)
+		return -EAGAIN;
+	if (!s->read[f]) {
+		s->err[f] = slurp(s->path[f], &s->text[f], &s->len[f]);
+		s->read[f] = 1;
+	}
+	*text = s->text[f] ? s->text[f] : "";
+	*len = s->len[f];
+	return s->err[f];
+}
+
+/* The files' answer e under nsswitch.conf: "not in the file" is final only for files alone. */
+static int settle(const struct ident_system *s, int db, int e)
+{
+	return e == -ENOENT && s->how[db] != IDENT_FILES_ONLY ? -EAGAIN : e;
+}
+
+/* ---- the name service, through getent ---------------------------------------------------- */
+
+/* getent's first line for db and key (a name, or the number n when key is NULL). */
+static int ask(const struct ident_system *s, const char *db, const char *key, unsigned int n,
+	       char **out, size_t *len)
+{
+	char num[16];
+	int e;
+
+	if (!key) {
+		snprintf(num, sizeof(num), "%u", n);
+		key = num;
+	}
+	e = ident_getent(s->path[IDENT_GETENT_PATH], db, key, out, len);
+	if (!e) {
+		char *eol = memchr(*out, '\n', *len);
+
+		*len = eol ? (size_t)(eol - *out) : *len;
+	}
+	return e;
+}
+
+static int nss_user(const struct ident_system *s, const char *name, uid_t uid,
+		    struct ident_user *out)
+{
+	struct ident_pwent pw;
+	size_t len;
+	char *ans;
+	int e = ask(s, "passwd", name, uid, &ans, &len);
+
+	if (e)
+		return e;
+	/* an answer the files' grammar does not take is not one to act on */
+	e = ident_passwd_line(ans, len, &pw) ? -EIO : ident_pwent_user(&pw, out);
+	free(ans);
+	return e;
+}
+
+static int nss_group(const struct ident_system *s, const char *name, gid_t gid,
+		     char *name_out, size_t size, gid_t *gid_out)
+{
+	struct ident_grent gr;
+	size_t len;
+	char *ans;
+	int e = ask(s, "group", name, gid, &ans, &len);
+
+	if (e)
+		return e;
+	e = ident_group_line(ans, len, &gr) ? -EIO : 0;
+	if (!e && name_out)
+		e = gr.name_len < size ? 0 : -ENAMETOOLONG;
+	if (!e && name_out) {
+		memcpy(name_out, gr.name, gr.name_len);
+		name_out[gr.name_len] = '\0';
+	}
+	if (!e && gid_out)
+		*gid_out = gr.gid;
+	free(ans);
+	return e;
+}
+
+/* "getent initgroups USER": "USER gid gid ...", the primary group (passed as -1) left out. */
+static int nss_member_of(const struct ident_system *s, const char *user, gid_t primary,
+			 gid_t *out, size_t max, size_t *n)
+{
+	size_t len, i;
+	char *ans, *p, *end;
+	int e = ask(s, "initgroups", user, 0, &ans, &len);
+
+	if (e)
+		return e;
+	*n = 0;
+	out[(*n)++] = primary;
+	p = memchr(ans, ' ', len);
+	end = ans + len;
+	while (!e && p && p < end) {
+		unsigned long g;
+		char *q;
+
+		while (p < end && *p == ' ')
+			p++;
+		if (p == end)
+			break;
+		g = strtoul(p, &q, 10);
+		if (q == p || (q < end && *q != ' ') || g >= 0xffffffffUL) {
+			e = -EIO;
+			break;
+		}
+		p = q;
+		for (i = 0; i < *n && out[i] != (gid_t)g; i++)
+			;
+		if (i == *n)
+			e = *n < max ? (out[(*n)++] = (gid_t)g, 0) : -E2BIG;
+	}
+	free(ans);
+	return e;
+}
+
+/* ---- the database ------------------------------------------------------------------------- */
+
+static int sys_user(struct ident_system *s, const char *name, uid_t uid, struct ident_user *out)
+{
+	const char *text;
+	size_t len;
+	int e = files(s, IDENT_PASSWD, &text, &len);
+
+	if (!e)
+		e = settle(s, IDENT_PASSWD, ident_files_user(text, len, name, uid, out));
+	return e == -EAGAIN ? nss_user(s, name, uid, out) : e;
 }
 
 static int sys_user_by_name(void *ctx, const char *name, struct ident_user *out)
 {
-	struct passwd pw, *res = NULL;
-	char buf[4096];
-	int err = getpwnam_r(name, &pw, buf, sizeof(buf), &res);
-
-	if (err)
-		return -err;
-	return res ? from_passwd(res, out) : -ENOENT;
+	return sys_user(ctx, name, 0, out);
 }
 
 static int sys_user_by_uid(void *ctx, uid_t uid, struct ident_user *out)
 {
-	struct passwd pw, *res = NULL;
-	char buf[4096];
-	int err = getpwuid_r(uid, &pw, buf, sizeof(buf), &res);
-
-	if (err)
-		return -err;
-	return res ? from_passwd(res, out) : -ENOENT;
+	return sys_user(ctx, NULL, uid, out);
 }
 
-/* getgr*_r with a buffer that grows for groups with many members. */
-static int sys_getgr(const char *name, gid_t gid, struct group *gr, char **buf)
+static int sys_group(struct ident_system *s, const char *name, gid_t gid, char *name_out,
+		     size_t size, gid_t *gid_out)
 {
-	struct group *res = NULL;
-	size_t size = 4096;
-	int err;
+	struct ident_grent gr;
+	const char *text;
+	size_t len;
+	int e = files(s, IDENT_GROUP, &text, &len);
 
-	for (;;) {
-		*buf = malloc(size);
-		if (!*buf)
-			return -ENOMEM;
-		err = name ? getgrnam_r(name, gr, *buf, size, &res) :
-			     getgrgid_r(gid, gr, *buf, size, &res);
-		if (err != ERANGE || size >= (1 << 20))
-			break;
-		free(*buf);
-		size *= 4;
+	if (!e)
+		e = settle(s, IDENT_GROUP, ident_files_group(text, len, name, gid, &gr));
+	if (e == -EAGAIN)
+		return nss_group(s, name, gid, name_out, size, gid_out);
+	if (!e && name_out) {
+		if (gr.name_len >= size)
+			return -ENAMETOOLONG;
+		memcpy(name_out, gr.name, gr.name_len);
+		name_out[gr.name_len] = '\0';
 	}
-	if (err)
-		return -err;
-	return res ? 0 : -ENOENT;
+	if (!e && gid_out)
+		*gid_out = gr.gid;
+	return e;
 }
 
 static int sys_group_name(void *ctx, gid_t gid, char *out, size_t size)
 {
-	struct group gr;
-	char *buf;
-	int err = sys_getgr(NULL, gid, &gr, &buf);
-
-	if (!err && (size_t)snprintf(out, size, "%s", gr.gr_name) >= size)
-		err = -ENAMETOOLONG;
-	free(buf);
-	return err;
+	return sys_group(ctx, NULL, gid, out, size, NULL);
 }
 
 static int sys_group_by_name(void *ctx, const char *name, gid_t *out)
 {
-	struct group gr;
-	char *buf;
-	int err = sys_getgr(name, 0, &gr, &buf);
-
-	if (!err)
-		*out = gr.gr_gid;
-	free(buf);
-	return err;
+	return sys_group(ctx, name, 0, NULL, 0, out);
 }
 
+/*
+ * Membership is merged from every service of the database (glibc asks them all unless an
+ * initgroups line says otherwise): the file answers alone only where it is the only one.
+ */
 static int sys_member_of(void *ctx, const char *user, gid_t primary, gid_t *out, size_t max,
 			 size_t *n)
 {
-	int count = (int)max;
+	struct ident_system *s = ctx;
+	const char *text;
+	size_t len;
+	int e = files(s, IDENT_INITGROUPS, &text, &len);
 
-	if (getgrouplist(user, primary, out, &count) < 0)
-		return -E2BIG;
-	*n = (size_t)count;
-	return 0;
+	if (!e && s->how[IDENT_INITGROUPS] != IDENT_FILES_ONLY)
+		e = -EAGAIN;
+	if (!e)
+		e = ident_files_member_of(text, len, user, primary, out, max, n);
+	return e == -EAGAIN ? nss_member_of(s, user, primary, out, max, n) : e;
 }
 
-void ident_system_db(struct ident_db *db)
+void ident_system_init(struct ident_system *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->path[IDENT_ETC_PASSWD] = "/etc/passwd";
+	s->path[IDENT_ETC_GROUP] = "/etc/group";
+	s->path[IDENT_NSSWITCH] = "/etc/nsswitch.conf";
+	s->path[IDENT_GETENT_PATH] = IDENT_GETENT;
+}
+
+void ident_system_db(struct ident_db *db, struct ident_system *s)
 {
 	db->user_by_name = sys_user_by_name;
 	db->user_by_uid = sys_user_by_uid;
 	db->group_by_name = sys_group_by_name;
 	db->member_of = sys_member_of;
 	db->group_name = sys_group_name;
-	db->ctx = NULL;
+	db->ctx = s;
+}
+
+void ident_system_release(struct ident_system *s)
+{
+	free(s->text[IDENT_ETC_PASSWD]);
+	free(s->text[IDENT_ETC_GROUP]);
+	s->text[IDENT_ETC_PASSWD] = s->text[IDENT_ETC_GROUP] = NULL;
+	s->read[IDENT_ETC_PASSWD] = s->read[IDENT_ETC_GROUP] = 0;
 }
 
 static int parse_number(const char *spec, unsigned long *out)
@@ -149,4 +337,10 @@ int ident_group(const struct ident_db *db, const char *spec, gid_t *out)
 		return 0;
 	}
 	return db->group_by_name(db->ctx, spec, out);
+}
+
+const char *ident_hint(int err)
+{
+	return err == -ENOPKG ? "credbox asks the name service through " IDENT_GETENT
+		", which cannot be run: install it (Debian's libc-bin)" : NULL;
 }

@@ -32,8 +32,30 @@ struct ident_db {
 	void *ctx;
 };
 
-/* The system's databases (getpwnam_r, getgrnam_r, getgrgid_r, getgrouplist). */
-void ident_system_db(struct ident_db *db);
+/*
+ * The system's database: /etc/passwd and /etc/group read directly where /etc/nsswitch.conf
+ * makes them the answer (a local account, with "files" first), the name service through
+ * getent(1) for everything else, so that the answer is always the one getpwnam(3),
+ * getgrnam(3) and getgrouplist(3) would give. A look-up getent cannot make returns -ENOPKG
+ * (ident_hint). The files are read at their first need and kept until release.
+ */
+enum { IDENT_ETC_PASSWD, IDENT_ETC_GROUP, IDENT_NSSWITCH, IDENT_GETENT_PATH, IDENT_NPATHS };
+
+struct ident_system {
+	const char *path[IDENT_NPATHS];	/* set by init; a test may point them elsewhere */
+	char *text[2];			/* passwd, group */
+	size_t len[2];
+	int err[2], read[2];
+	unsigned char how[3];		/* ident_files.h: IDENT_FILES_ONLY ... per database */
+	int how_read;
+};
+
+void ident_system_init(struct ident_system *s);
+void ident_system_db(struct ident_db *db, struct ident_system *s);
+void ident_system_release(struct ident_system *s);
+
+/* A hint for a look-up that failed with err, or NULL. */
+const char *ident_hint(int err);
 
 /* "name" or "1234". A number without a passwd entry resolves with gid IDENT_NO_GID. */
 int ident_user(const struct ident_db *db, const char *spec, struct ident_user *out);

@@ -389,6 +389,7 @@ static int load_plan(const struct options *opt, char *path, size_t size, struct 
 		     struct plan *plan, struct diag *d, struct diag *trust)
 {
 	extern char **environ;
+	struct ident_system sys;
 	struct ident_db db;
 	int e = locate(opt, path, size);
 
@@ -400,10 +401,12 @@ static int load_plan(const struct options *opt, char *path, size_t size, struct 
 	e = profile_file_load(path, strchr(opt->profile, '/') ? NULL : opt->profile, pol, d,
 			      opt->mode == MODE_CHECK ? trust : NULL);
 	if (!e) {
-		ident_system_db(&db);
+		ident_system_init(&sys);
+		ident_system_db(&db, &sys);
 		/* without a program, --check and --print-filter describe the profile alone */
 		e = plan_build(pol, &db, opt->mode == MODE_RUN || opt->ncmd ? opt->cmd : NULL,
 			       opt->ncmd, environ, plan, d);
+		ident_system_release(&sys);
 	}
 	/* how each grant is made: by what this kernel has (method = auto) */
 	if (!e)
