@@ -28,7 +28,10 @@ LDLIBS   += $(PKG_LIBS)
 # src/nss_none.c and --fatal-warnings keep glibc's static NSS out. The generators below link
 # the same three libraries from their static archives, libc dynamically.
 CREDBOX_LIBS := -Wl,-Bstatic $(PKG_LIBS) -Wl,-Bdynamic
-CREDBOX_LDFLAGS := -static-pie -Wl,-z,relro,-z,now -Wl,--fatal-warnings
+# Its relative relocations packed (DT_RELR, binutils 2.38 and glibc 2.36): the 2,800 of its
+# tables were 66 KiB of .rela.dyn read at every start, as a bitmap they are 0.6 KiB.
+CREDBOX_LDFLAGS := -static-pie -Wl,-z,relro,-z,now -Wl,-z,pack-relative-relocs \
+		   -Wl,--fatal-warnings
 
 VERSION  := $(shell cat VERSION)
 PREFIX      ?= /usr/local

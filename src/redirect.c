@@ -262,34 +262,62 @@ static const char *where(const struct plan *plan, int line, char *buf, size_t si
 	return buf;
 }
 
-/* Append "NAME, denied by ..." for nr to the pool; its offset + 1 (0: no room). */
-static uint32_t message(struct rt_conf *c, size_t *used, const struct plan *plan, int nr,
-			const struct filter_entry *from)
-{
-	const char *name = sysnames_syscall_name(nr);
-	const struct policy_seccomp *sc = &plan->pol->seccomp;
-	size_t at = *used;
-	char num[16], loc[PATH_MAX + 16];
-	int n;
+/*
+ * What a denial message says after the call's name: the same for every call one profile
+ * line denies, so formatted once a line (a group such as @privileged names dozens of calls).
+ */
+struct msg_tail {
+	int line;
+	const char *from;
+	size_t len;
+	char text[PATH_MAX + 64];
+};
 
-	snprintf(num, sizeof(num), "call %d", nr);
-	if (from && from->line > 0)
-		n = snprintf(c->pool + at, RT_POOL_SIZE - at, "%s, denied by %s (%s)",
-			     name ? name : num, where(plan, from->line, loc, sizeof(loc)),
-			     from->from ? from->from : "");
+static void tail_for(struct msg_tail *t, const struct plan *plan,
+		     const struct filter_entry *from)
+{
+	const struct policy_seccomp *sc = &plan->pol->seccomp;
+	int line = from && from->line > 0 ? from->line : 0, n;
+	const char *by = line ? from->from : NULL;
+	char loc[PATH_MAX + 16];
+
+	if (t->len && t->line == line && t->from == by)
+		return;
+	t->line = line;
+	t->from = by;
+	if (line)
+		n = snprintf(t->text, sizeof(t->text), ", denied by %s (%s)",
+			     where(plan, line, loc, sizeof(loc)), by ? by : "");
 	else if (plan->filter.allow_list)
-		n = snprintf(c->pool + at, RT_POOL_SIZE - at,
-			     "%s, not allowed by %s (policy = allow-list)", name ? name : num,
+		n = snprintf(t->text, sizeof(t->text), ", not allowed by %s (policy = allow-list)",
 			     where(plan, profile_seen(&sc->sec, SEC_SECCOMP, "policy"), loc,
 				   sizeof(loc)));
 	else
-		n = snprintf(c->pool + at, RT_POOL_SIZE - at, "%s, denied by %s (action)",
-			     name ? name : num,
+		n = snprintf(t->text, sizeof(t->text), ", denied by %s (action)",
 			     where(plan, profile_seen(&sc->sec, SEC_SECCOMP, "action"), loc,
 				   sizeof(loc)));
-	if (n < 0 || (size_t)n >= RT_POOL_SIZE - at)
+	t->len = n > 0 && (size_t)n < sizeof(t->text) ? (size_t)n : 0;
+}
+
+/* Append "NAME, denied by ..." for nr to the pool; its offset + 1 (0: no room). */
+static uint32_t message(struct rt_conf *c, size_t *used, const struct plan *plan, int nr,
+			const struct filter_entry *from, struct msg_tail *t)
+{
+	const char *name = sysnames_syscall_name(nr);
+	size_t at = *used, n;
+	char num[16];
+
+	if (!name) {
+		snprintf(num, sizeof(num), "call %d", nr);
+		name = num;
+	}
+	tail_for(t, plan, from);
+	n = strlen(name);
+	if (!t->len || n + t->len >= RT_POOL_SIZE - at)
 		return 0;
-	*used = at + (size_t)n + 1;
+	memcpy(c->pool + at, name, n);
+	memcpy(c->pool + at + n, t->text, t->len + 1);
+	*used = at + n + t->len + 1;
 	return (uint32_t)at + 1;
 }
 
@@ -555,6 +583,7 @@ static int compile_traps(const struct plan *plan, const struct redirect *rd,
 				       .idmap = spec->idmap };
 	uint32_t vals[MAX_VERDICTS];
 	unsigned int nvals = 0;
+	struct msg_tail tail = { .len = 0 };
 	size_t used = 0;
 	int nr, e;
 
@@ -582,7 +611,7 @@ static int compile_traps(const struct plan *plan, const struct redirect *rd,
 			       rd->armed);
 		c->kind[nr] = (uint8_t)kind;
 		if (kind == RT_KIND_DENY)
-			c->msg[nr] = message(c, &used, plan, nr, from);
+			c->msg[nr] = message(c, &used, plan, nr, from, &tail);
 		if (kind != RT_KIND_NONE)
 			e = marker(a, vals, &nvals, &act);
 		if (e || (act.kind == trapped.dflt.kind && act.errnum == trapped.dflt.errnum))
