@@ -118,9 +118,14 @@ struct loader_image {
 	struct loader_range late;	/* that program's span, mapped after the jump's unmap */
 	struct loader_range keep[LOADER_MAX_KEEP];
 	unsigned int nscripts;		/* script[0] is the file started, if a script */
-	struct loader_script script[LOADER_MAX_SCRIPTS];
-	char execfn[LOADER_MAX_EXECFN];
 	char interp_path[LOADER_MAX_INTERP];
+	/*
+	 * Last, the two arrays a start rarely fills: a program path uses the beginning of
+	 * execfn, and most programs are no script. So a start writes the first of the three
+	 * pages of the structure and not the others (a fault each, where pages cost).
+	 */
+	char execfn[LOADER_MAX_EXECFN];
+	struct loader_script script[LOADER_MAX_SCRIPTS];
 };
 
 /*
