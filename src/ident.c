@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ident: user and group resolution; see ident.h. The system's database: the passwd and group
- * files where nsswitch.conf lets them answer (ident_files.c), the name service through
- * getent(1) for the rest (ident_getent.c).
+ * files where nsswitch.conf lets them answer (ident_files.c), the name service in process for
+ * the rest where the program has one (ident_nss.c, credbox-nss).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -15,7 +15,6 @@
 
 #include "ident.h"
 #include "ident_files.h"
-#include "ident_getent.h"
 
 /* ---- the files, read once, at their first need ------------------------------------------ */
 
@@ -99,102 +98,16 @@ static int settle(const struct ident_system *s, int db, int e)
 	return e == -ENOENT && s->how[db] != IDENT_FILES_ONLY ? -EAGAIN : e;
 }
 
-/* ---- the name service, through getent ---------------------------------------------------- */
+/* ---- the name service ---------------------------------------------------------------------- */
 
-/* getent's first line for db and key (a name, or the number n when key is NULL). */
-static int ask(const struct ident_system *s, const char *db, const char *key, unsigned int n,
-	       char **out, size_t *len)
+/*
+ * A question the files cannot answer, where this program has no name service (credbox,
+ * static): noted, so that main runs credbox-nss, which has one, in its place.
+ */
+static int no_nss(struct ident_system *s)
 {
-	char num[16];
-	int e;
-
-	if (!key) {
-		snprintf(num, sizeof(num), "%u", n);
-		key = num;
-	}
-	e = ident_getent(s->path[IDENT_GETENT_PATH], db, key, out, len);
-	if (!e) {
-		char *eol = memchr(*out, '\n', *len);
-
-		*len = eol ? (size_t)(eol - *out) : *len;
-	}
-	return e;
-}
-
-static int nss_user(const struct ident_system *s, const char *name, uid_t uid,
-		    struct ident_user *out)
-{
-	struct ident_pwent pw;
-	size_t len;
-	char *ans;
-	int e = ask(s, "passwd", name, uid, &ans, &len);
-
-	if (e)
-		return e;
-	/* an answer the files' grammar does not take is not one to act on */
-	e = ident_passwd_line(ans, len, &pw) ? -EIO : ident_pwent_user(&pw, out);
-	free(ans);
-	return e;
-}
-
-static int nss_group(const struct ident_system *s, const char *name, gid_t gid,
-		     char *name_out, size_t size, gid_t *gid_out)
-{
-	struct ident_grent gr;
-	size_t len;
-	char *ans;
-	int e = ask(s, "group", name, gid, &ans, &len);
-
-	if (e)
-		return e;
-	e = ident_group_line(ans, len, &gr) ? -EIO : 0;
-	if (!e && name_out)
-		e = gr.name_len < size ? 0 : -ENAMETOOLONG;
-	if (!e && name_out) {
-		memcpy(name_out, gr.name, gr.name_len);
-		name_out[gr.name_len] = '\0';
-	}
-	if (!e && gid_out)
-		*gid_out = gr.gid;
-	free(ans);
-	return e;
-}
-
-/* "getent initgroups USER": "USER gid gid ...", the primary group (passed as -1) left out. */
-static int nss_member_of(const struct ident_system *s, const char *user, gid_t primary,
-			 gid_t *out, size_t max, size_t *n)
-{
-	size_t len, i;
-	char *ans, *p, *end;
-	int e = ask(s, "initgroups", user, 0, &ans, &len);
-
-	if (e)
-		return e;
-	*n = 0;
-	out[(*n)++] = primary;
-	p = memchr(ans, ' ', len);
-	end = ans + len;
-	while (!e && p && p < end) {
-		unsigned long g;
-		char *q;
-
-		while (p < end && *p == ' ')
-			p++;
-		if (p == end)
-			break;
-		g = strtoul(p, &q, 10);
-		if (q == p || (q < end && *q != ' ') || g >= 0xffffffffUL) {
-			e = -EIO;
-			break;
-		}
-		p = q;
-		for (i = 0; i < *n && out[i] != (gid_t)g; i++)
-			;
-		if (i == *n)
-			e = *n < max ? (out[(*n)++] = (gid_t)g, 0) : -E2BIG;
-	}
-	free(ans);
-	return e;
+	s->need_nss = 1;
+	return -ENOMEDIUM;
 }
 
 /* ---- the database ------------------------------------------------------------------------- */
@@ -207,7 +120,11 @@ static int sys_user(struct ident_system *s, const char *name, uid_t uid, struct 
 
 	if (!e)
 		e = settle(s, IDENT_PASSWD, ident_files_user(text, len, name, uid, out));
-	return e == -EAGAIN ? nss_user(s, name, uid, out) : e;
+	if (e != -EAGAIN)
+		return e;
+	if (!s->nss)
+		return no_nss(s);
+	return name ? s->nss->user_by_name(NULL, name, out) : s->nss->user_by_uid(NULL, uid, out);
 }
 
 static int sys_user_by_name(void *ctx, const char *name, struct ident_user *out)
@@ -230,8 +147,11 @@ static int sys_group(struct ident_system *s, const char *name, gid_t gid, char *
 
 	if (!e)
 		e = settle(s, IDENT_GROUP, ident_files_group(text, len, name, gid, &gr));
+	if (e == -EAGAIN && !s->nss)
+		return no_nss(s);
 	if (e == -EAGAIN)
-		return nss_group(s, name, gid, name_out, size, gid_out);
+		return name ? s->nss->group_by_name(NULL, name, gid_out) :
+			      s->nss->group_name(NULL, gid, name_out, size);
 	if (!e && name_out) {
 		if (gr.name_len >= size)
 			return -ENAMETOOLONG;
@@ -269,7 +189,9 @@ static int sys_member_of(void *ctx, const char *user, gid_t primary, gid_t *out,
 		e = -EAGAIN;
 	if (!e)
 		e = ident_files_member_of(text, len, user, primary, out, max, n);
-	return e == -EAGAIN ? nss_member_of(s, user, primary, out, max, n) : e;
+	if (e != -EAGAIN)
+		return e;
+	return s->nss ? s->nss->member_of(NULL, user, primary, out, max, n) : no_nss(s);
 }
 
 void ident_system_init(struct ident_system *s)
@@ -278,7 +200,7 @@ void ident_system_init(struct ident_system *s)
 	s->path[IDENT_ETC_PASSWD] = "/etc/passwd";
 	s->path[IDENT_ETC_GROUP] = "/etc/group";
 	s->path[IDENT_NSSWITCH] = "/etc/nsswitch.conf";
-	s->path[IDENT_GETENT_PATH] = IDENT_GETENT;
+	s->nss = ident_nss_db();
 }
 
 void ident_system_db(struct ident_db *db, struct ident_system *s)
@@ -341,6 +263,14 @@ int ident_group(const struct ident_db *db, const char *spec, gid_t *out)
 
 const char *ident_hint(int err)
 {
-	return err == -ENOPKG ? "credbox asks the name service through " IDENT_GETENT
-		", which cannot be run: install it (Debian's libc-bin)" : NULL;
+	return err == -ENOMEDIUM ? "only credbox-nss, the dynamic build, asks the name service: "
+		"install credbox whole" : NULL;
+}
+
+int ident_system_absence_exact(struct ident_system *s)
+{
+	const char *text;
+	size_t len;
+
+	return !files(s, IDENT_PASSWD, &text, &len) && s->how[IDENT_PASSWD] == IDENT_FILES_ONLY;
 }

@@ -24,6 +24,9 @@ $(HT)/t-deps: tests/host/t-deps.c tests/host/tap.h src/deps.c src/deps.h src/fai
 
 $(HT)/t-%: tests/host/t-%.c tests/host/tap.h $(B)/libcredbox.a | $(HT)
 	$(CC) $(HOST_TFLAGS) -Itests/host -o $@ $< $(B)/libcredbox.a $(LDLIBS)
+# With the name service in process, as credbox-nss has it: checked against this machine's.
+$(HT)/t-ident: tests/host/t-ident.c tests/host/tap.h $(B)/ident_nss.o $(B)/libcredbox.a | $(HT)
+	$(CC) $(HOST_TFLAGS) -Itests/host -o $@ $< $(B)/ident_nss.o $(B)/libcredbox.a $(LDLIBS)
 
 # idmap.t's program: one file operation or one attack, inside an ID-mapped grant or outside it.
 TEST_BINS += $(HT)/idmap-probe
