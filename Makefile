@@ -9,8 +9,8 @@
 #   make install    credbox, its man pages, the client library, credbox.pc, the example
 #                   profiles, the kernel series and bash completion; make uninstall removes
 #                   them, and the directories install made once they are empty. Both honour
-#                   DESTDIR, PREFIX (/usr/local), BINDIR, LIBEXECDIR, LIBDIR, INCLUDEDIR, MANDIR,
-#                   DOCDIR and SYSCONFDIR (/etc: where --profile NAME finds NAME.ini, built in)
+#                   DESTDIR, PREFIX (/usr/local), BINDIR, LIBDIR, INCLUDEDIR, MANDIR, DOCDIR
+#                   and SYSCONFDIR (/etc: where --profile NAME finds NAME.ini, built in)
 
 B        ?= build
 CC       ?= cc
@@ -22,23 +22,14 @@ CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter \
 	    -D_GNU_SOURCE -fstack-protector-strong -Isrc -I$(B) $(PKG_CFLAGS)
 LDLIBS   += $(PKG_LIBS)
-# credbox is a static PIE: the dynamic loader's work (libc found, mapped and relocated, its
-# symbols bound) was a fifth of its start (README, "Benchmarks"). Users and groups that the
-# passwd and group files cannot answer are the name service's, which only a dynamically linked
-# program may load: credbox then runs credbox-nss, the same program linked dynamically with
-# src/ident_nss.c, in its place. src/nss_none.c and --fatal-warnings keep glibc's static NSS
-# out of credbox. credbox-nss and the generators below link the same three libraries from
-# their static archives, libc dynamically.
+# credbox itself takes its three libraries from their static archives: loading them is a
+# quarter of a millisecond on every start (README, "Benchmarks"). libc stays shared, so that
+# user and group names resolve through the system's NSS modules.
 CREDBOX_LIBS := -Wl,-Bstatic $(PKG_LIBS) -Wl,-Bdynamic
-# Its relative relocations packed (DT_RELR, binutils 2.38 and glibc 2.36): the 2,800 of its
-# tables were 66 KiB of .rela.dyn read at every start, as a bitmap they are 0.6 KiB.
-CREDBOX_LDFLAGS := -static-pie -Wl,-z,relro,-z,now -Wl,-z,pack-relative-relocs \
-		   -Wl,--fatal-warnings
 
 VERSION  := $(shell cat VERSION)
 PREFIX      ?= /usr/local
 BINDIR      ?= $(PREFIX)/bin
-LIBEXECDIR  ?= $(PREFIX)/libexec/credbox
 LIBDIR      ?= $(PREFIX)/lib
 INCLUDEDIR  ?= $(PREFIX)/include
 DATADIR     ?= $(PREFIX)/share
@@ -51,13 +42,13 @@ SYSCONFDIR  ?= /etc
 # library that the unit tests link against; fuzz targets live in tests/.
 # src/client.c is the library programs run by credbox link with (credbox.h).
 CLIENT_C := src/client.c
-SRC_C    := $(filter-out src/main.c src/nss_none.c src/ident_nss.c $(CLIENT_C),$(wildcard src/*.c))
+SRC_C    := $(filter-out src/main.c $(CLIENT_C),$(wildcard src/*.c))
 SRC_S    := $(wildcard src/*.S)
 LIB_OBJS := $(SRC_C:src/%.c=$(B)/%.o) $(SRC_S:src/%.S=$(B)/%.o)
 
 .PHONY: all kernel initramfs check check-host check-vm run bench fuzz clean deps install \
 	uninstall
-all: $(B)/credbox $(B)/credbox-nss $(B)/libcredbox-client.a
+all: $(B)/credbox $(B)/libcredbox-client.a
 
 $(B)/%.o: src/%.c $(wildcard src/*.h) | $(B)
 	$(CC) $(CFLAGS) -c -o $@ $<
@@ -66,7 +57,6 @@ $(B)/%.o: src/%.c $(wildcard src/*.h) | $(B)
 $(B)/config.h: FORCE | $(B)
 	@printf '#define CREDBOX_VERSION "%s"\n#define CREDBOX_SYSCONFDIR "%s"\n' \
 		'$(VERSION)' '$(SYSCONFDIR)' >$@.tmp
-	@printf '#define CREDBOX_LIBEXECDIR "%s"\n' '$(LIBEXECDIR)' >>$@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 $(B)/main.o: $(B)/config.h
 .PHONY: FORCE
@@ -116,9 +106,7 @@ $(B)/redirect_rt.elf: $(B)/redirect_rt.o src/rt/redirect_rt.lds
 $(B)/redirect_rt_image.h: $(B)/redirect_rt.elf src/rt/mkblob
 	src/rt/mkblob $(B)/redirect_rt.o $< $@
 $(B)/redirect.o: $(B)/redirect_rt_image.h
-$(B)/credbox: $(B)/main.o $(B)/nss_none.o $(B)/libcredbox.a
-	$(CC) $(LDFLAGS) $(CREDBOX_LDFLAGS) -o $@ $^ $(PKG_LIBS)
-$(B)/credbox-nss: $(B)/main.o $(B)/ident_nss.o $(B)/libcredbox.a
+$(B)/credbox: $(B)/main.o $(B)/libcredbox.a
 	$(CC) $(LDFLAGS) -Wl,-z,relro,-z,now -o $@ $^ $(CREDBOX_LIBS)
 $(B):
 	mkdir -p $@
@@ -208,7 +196,7 @@ EXAMPLES := $(wildcard conf/*.ini)
 KPATCHES := $(wildcard kernel-patches/*.patch) kernel-patches/series kernel-patches/BASE
 # Every directory install makes; those that did not exist are recorded in INSTALLED_DIRS, and
 # uninstall removes them again once they are empty.
-INSTALL_DIRS := $(BINDIR) $(LIBEXECDIR) $(LIBDIR)/pkgconfig $(INCLUDEDIR) $(MANDIR)/man1 $(MANDIR)/man3 \
+INSTALL_DIRS := $(BINDIR) $(LIBDIR)/pkgconfig $(INCLUDEDIR) $(MANDIR)/man1 $(MANDIR)/man3 \
 	$(MANDIR)/man5 $(DOCDIR)/examples $(DOCDIR)/kernel-patches $(BASHCOMPDIR) \
 	$(SYSCONFDIR)/credbox
 INSTALLED_DIRS := $(DOCDIR)/installed-dirs
@@ -227,7 +215,6 @@ $(B)/man/%: man/% VERSION FORCE
 	@mkdir -p $(@D)
 	@sed -e 's|/etc/credbox|$(SYSCONFDIR)/credbox|g' \
 		-e 's|/usr/local/share/doc/credbox|$(DOCDIR)|g' \
-		-e 's|/usr/local/libexec/credbox|$(LIBEXECDIR)|g' \
 		-e 's|^\.Os$$|.Os credbox $(VERSION)|' $< >$@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
@@ -238,7 +225,6 @@ install: all $(B)/credbox.pc $(B)/credbox.bash $(MANPAGES:man/%=$(B)/man/%)
 	install -d $(INSTALL_DIRS:%=$(DESTDIR)%) && \
 	for d in $$made; do echo "$${d#$(DESTDIR)}"; done | sort -u >$(DESTDIR)$(INSTALLED_DIRS)
 	install -m 0755 $(B)/credbox $(DESTDIR)$(BINDIR)/credbox
-	install -m 0755 $(B)/credbox-nss $(DESTDIR)$(LIBEXECDIR)/credbox-nss
 	install -m 0644 $(B)/libcredbox-client.a $(DESTDIR)$(LIBDIR)/libcredbox-client.a
 	install -m 0644 $(B)/credbox.pc $(DESTDIR)$(LIBDIR)/pkgconfig/credbox.pc
 	install -m 0644 src/credbox.h $(DESTDIR)$(INCLUDEDIR)/credbox.h
@@ -258,8 +244,7 @@ install: all $(B)/credbox.pc $(B)/credbox.bash $(MANPAGES:man/%=$(B)/man/%)
 # the uninstall that follows their removal.
 KEPT_DIRS := $(SYSCONFDIR)/credbox/.installed-dirs
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/credbox $(DESTDIR)$(LIBEXECDIR)/credbox-nss \
-		$(DESTDIR)$(LIBDIR)/libcredbox-client.a \
+	rm -f $(DESTDIR)$(BINDIR)/credbox $(DESTDIR)$(LIBDIR)/libcredbox-client.a \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/credbox.pc $(DESTDIR)$(INCLUDEDIR)/credbox.h \
 		$(MAN1:man/%=$(DESTDIR)$(MANDIR)/man1/%) $(MAN3:man/%=$(DESTDIR)$(MANDIR)/man3/%) \
 		$(MAN5:man/%=$(DESTDIR)$(MANDIR)/man5/%) \

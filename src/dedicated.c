@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,6 @@
 #include <unistd.h>
 
 #include "dedicated.h"
-#include "ident.h"
 
 /* Whether the Uid: line of /proc/PID/status (real, effective, saved, fs) names uid. */
 static int status_has(int dirfd, const char *pid, uid_t uid)
@@ -111,23 +111,10 @@ int dedicated_claim(uid_t uid, int *lock_fd, pid_t *pid)
 	return 0;
 }
 
-/* 0 if uid has no account, -EEXIST if it has one, or the -errno of looking. */
-static int no_account(uid_t uid)
-{
-	struct ident_system sys;
-	struct ident_user u;
-	struct ident_db db;
-	int e;
-
-	ident_system_init(&sys);
-	ident_system_db(&db, &sys);
-	e = db.user_by_uid(db.ctx, uid, &u);
-	ident_system_release(&sys);
-	return e == -ENOENT ? 0 : e ? e : -EEXIST;
-}
-
 int dedicated_take(uid_t first, uid_t last, uid_t *uid, int *lock_fd)
 {
+	struct passwd pw, *found = NULL;
+	char buf[1024];
 	pid_t pid;
 	uid_t u;
 	int e;
@@ -141,7 +128,11 @@ int dedicated_take(uid_t first, uid_t last, uid_t *uid, int *lock_fd)
 			return e;
 		*uid = u;
 		/* reserved for credbox: an account there is the admin's mistake, not a uid to use */
-		e = no_account(u);
+		e = getpwuid_r(u, &pw, buf, sizeof(buf), &found);
+		if (e != 0 && e != ENOENT && e != ESRCH)
+			e = -e;
+		else
+			e = found ? -EEXIST : 0;
 		if (e) {
 			close(*lock_fd);
 			*lock_fd = -1;

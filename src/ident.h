@@ -32,39 +32,8 @@ struct ident_db {
 	void *ctx;
 };
 
-/*
- * The system's database: /etc/passwd and /etc/group read directly where /etc/nsswitch.conf
- * makes them the answer (a local account, with "files" first), the name service for
- * everything else, so that the answer is always the one getpwnam(3), getgrnam(3) and
- * getgrouplist(3) would give. The name service is the program's own where it has one
- * (ident_nss_db(): credbox-nss, dynamically linked); credbox, static, has none, and a question
- * only the name service can answer fails with -ENOMEDIUM and sets need_nss. The files are
- * read at their first need and kept until release.
- */
-enum { IDENT_ETC_PASSWD, IDENT_ETC_GROUP, IDENT_NSSWITCH, IDENT_NPATHS };
-
-struct ident_system {
-	const char *path[IDENT_NPATHS];	/* set by init; a test may point them elsewhere */
-	const struct ident_db *nss;	/* the name service in process, or NULL */
-	int need_nss;			/* a question was left for a name service */
-	char *text[2];			/* passwd, group */
-	size_t len[2];
-	int err[2], read[2];
-	unsigned char how[3];		/* ident_files.h: IDENT_FILES_ONLY ... per database */
-	int how_read;
-};
-
-void ident_system_init(struct ident_system *s);
-void ident_system_db(struct ident_db *db, struct ident_system *s);
-void ident_system_release(struct ident_system *s);
-/* Whether "no such user" comes from the passwd file alone (nsswitch.conf: files only). */
-int ident_system_absence_exact(struct ident_system *s);
-
-/* The name service in process: ident_nss.c in credbox-nss, NULL elsewhere (ident_nss_none.c). */
-const struct ident_db *ident_nss_db(void);
-
-/* A hint for a look-up that failed with err, or NULL. */
-const char *ident_hint(int err);
+/* The system's databases (getpwnam_r, getgrnam_r, getgrgid_r, getgrouplist). */
+void ident_system_db(struct ident_db *db);
 
 /* "name" or "1234". A number without a passwd entry resolves with gid IDENT_NO_GID. */
 int ident_user(const struct ident_db *db, const char *spec, struct ident_user *out);

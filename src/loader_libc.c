@@ -476,35 +476,59 @@ struct ksigaction {
 };
 
 /*
+ * The 16 hex digits after key at the start of a line of text (len bytes): 0, or -1 if there
+ * is no such line or it holds something else. By hand, not strstr and strtoull: in a fork
+ * child (loader-bench's) their code and the ctype table are pages it has not touched.
+ */
+static int status_mask(const char *text, size_t len, const char *key, uint64_t *out)
+{
+	size_t k = strlen(key), i = 0, j;
+
+	while (i + k + 17 <= len) {
+		if (!memcmp(text + i, key, k)) {
+			uint64_t v = 0;
+
+			for (j = i + k; j < i + k + 16; j++) {
+				char c = text[j];
+				int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ?
+					c - 'a' + 10 : -1;
+
+				if (d < 0)
+					return -1;
+				v = v << 4 | (uint64_t)d;
+			}
+			if (text[j] != '\n')
+				return -1;
+			*out = v;
+			return 0;
+		}
+		while (i < len && text[i] != '\n')
+			i++;
+		i++;
+	}
+	return -1;
+}
+
+/*
  * The signals whose action is not the default, bit n - 1 for signal n: SigIgn (ignored) and
  * SigCgt (handled) of one read of /proc/self/status, where asking each signal took 64 calls.
  * 0, or -1 if it cannot be read or parsed (no /proc; Landlock applied already).
  */
 static int signals_not_default(uint64_t *set)
 {
-	static const char *const keys[] = { "\nSigIgn:\t", "\nSigCgt:\t" };
 	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-	char buf[4096], *at, *end;
+	uint64_t ign, cgt;
+	char buf[4096];
 	ssize_t n;
-	size_t i;
 
 	if (fd < 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, sizeof(buf));
 	close(fd);
-	if (n <= 0)
+	if (n <= 0 || status_mask(buf, (size_t)n, "SigIgn:\t", &ign) ||
+	    status_mask(buf, (size_t)n, "SigCgt:\t", &cgt))
 		return -1;
-	buf[n] = '\0';
-	*set = 0;
-	for (i = 0; i < ARRAY_SIZE(keys); i++) {
-		at = strstr(buf, keys[i]);
-		if (!at)
-			return -1;
-		errno = 0;
-		*set |= strtoull(at + strlen(keys[i]), &end, 16);
-		if (errno || *end != '\n')
-			return -1;
-	}
+	*set = ign | cgt;
 	return 0;
 }
 

@@ -23,7 +23,6 @@
 
 #include "apply.h"
 #include "filter.h"
-#include "ident.h"
 #include "landlock.h"
 #include "plan.h"
 #include "preopen.h"
@@ -33,7 +32,7 @@
 #include "sysnames.h"
 #include "util.h"
 
-#include "config.h"	/* CREDBOX_VERSION, CREDBOX_SYSCONFDIR, CREDBOX_LIBEXECDIR: the Makefile's */
+#include "config.h"	/* CREDBOX_VERSION, CREDBOX_SYSCONFDIR: made by the Makefile */
 
 enum mode { MODE_RUN, MODE_CHECK, MODE_PRINT_FILTER, MODE_HELP, MODE_VERSION, MODE_GROUPS,
 	    MODE_DUMP_KEYS };
@@ -384,19 +383,14 @@ static int locate(const struct options *opt, char *path, size_t size)
 
 /*
  * The profile, read from its files once they passed the trust checks, parsed and planned; its
- * messages printed. 0, the exit status, or NEED_NSS: only a name service can answer a question
- * of the plan, and this program has none (nothing printed: credbox-nss plans it again).
- * d: the profile's files, for later messages.
+ * messages printed. 0, or the exit status. d: the profile's files, for later messages.
  */
-#define NEED_NSS	(-1)
-
 static int load_plan(const struct options *opt, char *path, size_t size, struct policy *pol,
 		     struct plan *plan, struct diag *d, struct diag *trust)
 {
 	extern char **environ;
-	struct ident_system sys;
 	struct ident_db db;
-	int e = locate(opt, path, size), need = 0;
+	int e = locate(opt, path, size);
 
 	if (e)
 		return e;
@@ -406,21 +400,11 @@ static int load_plan(const struct options *opt, char *path, size_t size, struct 
 	e = profile_file_load(path, strchr(opt->profile, '/') ? NULL : opt->profile, pol, d,
 			      opt->mode == MODE_CHECK ? trust : NULL);
 	if (!e) {
-		ident_system_init(&sys);
-		ident_system_db(&db, &sys);
+		ident_system_db(&db);
 		/* without a program, --check and --print-filter describe the profile alone */
 		e = plan_build(pol, &db, opt->mode == MODE_RUN || opt->ncmd ? opt->cmd : NULL,
 			       opt->ncmd, environ, plan, d);
-		/*
-		 * A dynamic range's uids must have no account (dedicated.c): where the passwd
-		 * file does not say so alone, the name service must.
-		 */
-		need = sys.need_nss || (!e && plan->dyn_last && !sys.nss &&
-					!ident_system_absence_exact(&sys));
-		ident_system_release(&sys);
 	}
-	if (need)
-		return NEED_NSS;
 	/* how each grant is made: by what this kernel has (method = auto) */
 	if (!e)
 		e = plan_methods(plan, preopen_probe() == 0, d);
@@ -432,41 +416,6 @@ static int load_plan(const struct options *opt, char *path, size_t size, struct 
 		return EXIT_CREDBOX;
 	}
 	return 0;
-}
-
-/*
- * credbox-nss in place of this program, with the same arguments and environment (the pid, the
- * fds and the caller stay): beside this executable in a build tree, else where make install
- * put it. Returns only on failure, with the message printed.
- */
-static int run_nss_build(char **argv, const char *profile)
-{
-	extern char **environ;
-	char self[PATH_MAX], path[PATH_MAX + 16], *slash;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	int e = ENOENT;
-
-	fflush(NULL);
-	if (n > 0) {
-		self[n] = '\0';
-		slash = strrchr(self, '/');
-		if (slash) {
-			*slash = '\0';
-			snprintf(path, sizeof(path), "%s/credbox-nss", self);
-			execve(path, argv, environ);
-			e = errno;
-		}
-	}
-	if (e == ENOENT) {
-		snprintf(path, sizeof(path), "%s/credbox-nss", CREDBOX_LIBEXECDIR);
-		execve(path, argv, environ);
-		e = errno;
-	}
-	fprintf(stderr, "credbox: %s: a user or group of it is the name service's to resolve "
-		"(/etc/nsswitch.conf), and %s, which asks it, cannot be run: %s\n"
-		"hint: install credbox whole (make install), or name local accounts only\n",
-		profile, path, strerror(e));
-	return EXIT_CREDBOX;
 }
 
 /* --print-filter: the plan's filters as libseccomp's text. */
@@ -714,8 +663,6 @@ int main(int argc, char **argv)
 	if (status >= 0)
 		return finish_output(status);
 	status = load_plan(&opt, r->path, sizeof(r->path), &r->pol, &r->plan, &d, &r->trust);
-	if (status == NEED_NSS)
-		return finish_output(run_nss_build(argv, r->path));
 	if (status)
 		return finish_output(status);
 	r->plan.diag = &d;

@@ -36,7 +36,7 @@ static int resolve_user(const struct ident_db *db, const struct pstr *spec, stru
 		return diag_err(d, spec->line, "create the account, or give its number",
 				"%s %s: no such user \"%s\"", src->section, src->user_key, spec->s);
 	if (err)
-		return diag_err(d, spec->line, ident_hint(err), "%s %s: cannot look up \"%s\": %s",
+		return diag_err(d, spec->line, NULL, "%s %s: cannot look up \"%s\": %s",
 				src->section, src->user_key, spec->s, strerror(-err));
 	id->uid = u.uid;
 	id->gid = u.gid;
@@ -53,8 +53,8 @@ static int resolve_group(const struct ident_db *db, const struct pstr *spec, gid
 	if (err == -ENOENT)
 		return diag_err(d, spec->line, NULL, "%s: no such group \"%s\"", what, spec->s);
 	if (err)
-		return diag_err(d, spec->line, ident_hint(err), "%s: cannot look up \"%s\": %s",
-				what, spec->s, strerror(-err));
+		return diag_err(d, spec->line, NULL, "%s: cannot look up \"%s\": %s", what,
+				spec->s, strerror(-err));
 	return 0;
 }
 
@@ -195,8 +195,7 @@ static int resolve_member(const struct ident_db *db, const struct pstr *user,
 
 	err = db->member_of(db->ctx, id->name, id->gid, list, IDENT_MAX_GROUPS, &n);
 	if (err)
-		return diag_err(d, user->line, ident_hint(err) ? ident_hint(err) :
-				"list them with \"groups = ...\"",
+		return diag_err(d, user->line, "list them with \"groups = ...\"",
 				"%s %s: cannot list the groups of \"%s\": %s", src->section,
 				src->user_key, id->name, strerror(-err));
 	snprintf(hint, sizeof(hint), "list the groups the fd needs with \"groups = ...\" in %s",

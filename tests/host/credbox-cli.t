@@ -380,36 +380,5 @@ ok $([ $rc -eq 125 ] && ! grep -q 'hard-link' "$TMP/err"; echo $?) \
 	"... with the tree's top 0700 (only daemon may search it): not refused for that (got $rc)"
 chmod 0700 "$TMP"
 
-# ---- the name service: credbox-nss in credbox's place ------------------------------------
-# credbox is static and reads /etc/passwd and /etc/group itself; a uid that no passwd entry
-# names is the name service's to tell wherever nsswitch.conf lists more than "files" for
-# passwd (Debian's: "files systemd"), and credbox then runs credbox-nss, the dynamic build.
-U=$TMP/unlisted
-mkdir "$U"
-printf '[program]\ncommand_line = program\n[identity]\nuser = 4343\ngroup = 4343\n[filesystem]\nro = /usr, -/lib, -/lib64, -/bin\n[seccomp]\npolicy = deny-list\n' >"$U/p.ini"
-chmod 0644 "$U/p.ini"
-if grep -Eq '^passwd:[[:space:]]*files[[:space:]]*(#.*)?$' /etc/nsswitch.conf 2>/dev/null ||
-   [ ! -e /etc/nsswitch.conf ]; then
-	skip "an unlisted uid: credbox-nss run in credbox's place" "nsswitch.conf says files alone here"
-	skip "... and without credbox-nss: 125, why, the fix" "nsswitch.conf says files alone here"
-elif [ $have_strace = 0 ]; then
-	skip "an unlisted uid: credbox-nss run in credbox's place" "no working strace"
-	skip "... and without credbox-nss: 125, why, the fix" "no working strace"
-else
-	strace -f -qq -o "$TMP/trace" -e trace=execve "$CB" --profile "$U/p.ini" -- /usr/bin/id -u \
-		>"$TMP/out" 2>"$TMP/err"; rc=$?
-	ok $([ $rc -eq 0 ] && grep -qx 4343 "$TMP/out" &&
-	     grep -q "execve(\"$ROOT/build/credbox-nss\"" "$TMP/trace"; echo $?) \
-		"an unlisted uid: credbox-nss run in credbox's place, the program as 4343 (got $rc)"
-	sed 's/^/# /' "$TMP/err"
-	cp "$CB" "$U/credbox"
-	"$U/credbox" --profile "$U/p.ini" -- /usr/bin/id -u >"$TMP/out" 2>"$TMP/err"; rc=$?
-	ok $([ $rc -eq 125 ] && [ ! -s "$TMP/out" ] &&
-	     grep -q "^credbox: $U/p.ini: a user or group of it is the name service's to resolve (/etc/nsswitch.conf), and .*/credbox-nss, which asks it, cannot be run: No such file or directory\$" "$TMP/err" &&
-	     grep -qx 'hint: install credbox whole (make install), or name local accounts only' "$TMP/err"; echo $?) \
-		"... and without credbox-nss: 125, why, the fix, nothing run (got $rc)"
-	sed 's/^/# /' "$TMP/err"
-fi
-
 echo "1..$n"
 [ $failed -eq 0 ]

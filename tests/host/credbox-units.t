@@ -5,7 +5,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 export SRCDIR=$PWD
 n=0 status=0
-for t in t-profile t-ident t-privdrop t-landlock t-filter t-filter-bpf t-loader-maps t-sysnames t-preopen t-redirect t-deps t-idmap; do
+for t in t-profile t-privdrop t-landlock t-filter t-filter-bpf t-loader-maps t-sysnames t-preopen t-redirect t-deps t-idmap; do
 	bin=build/tests/host/$t
 	echo "# $t"
 	if [ ! -x "$bin" ]; then

@@ -23,7 +23,7 @@ make -s --no-print-directory install DESTDIR="$D" PREFIX=/usr >"$TMP/log" 2>&1
 ok $? "make install DESTDIR=... PREFIX=/usr"
 sed 's/^/# /' "$TMP/log"
 missing=
-for f in usr/bin/credbox usr/libexec/credbox/credbox-nss usr/lib/libcredbox-client.a usr/lib/pkgconfig/credbox.pc \
+for f in usr/bin/credbox usr/lib/libcredbox-client.a usr/lib/pkgconfig/credbox.pc \
 	 usr/include/credbox.h usr/share/man/man1/credbox.1 usr/share/man/man3/credbox_openat.3 \
 	 usr/share/man/man3/credbox_strerror.3 usr/share/man/man5/credbox.ini.5 \
 	 usr/share/doc/credbox/examples/dosemu.ini usr/share/doc/credbox/examples/minimal.ini \

@@ -7,7 +7,7 @@ HT         := $(B)/tests/host
 HOST_TFLAGS = $(filter-out -O2,$(CFLAGS)) -O1
 FUZZ_TIME  ?= 300
 
-TEST_BINS += $(HT)/t-profile $(HT)/t-ident $(HT)/t-privdrop $(HT)/t-landlock $(HT)/t-filter $(HT)/t-filter-bpf $(HT)/t-loader-maps $(HT)/t-sysnames $(HT)/peers-bench \
+TEST_BINS += $(HT)/t-profile $(HT)/t-privdrop $(HT)/t-landlock $(HT)/t-filter $(HT)/t-filter-bpf $(HT)/t-loader-maps $(HT)/t-sysnames $(HT)/peers-bench \
 	     $(HT)/t-preopen $(HT)/t-redirect $(HT)/t-deps $(HT)/t-idmap $(HT)/sysprobe $(HT)/nolandlock $(HT)/pty-drive
 ifneq ($(shell command -v clang),)
 TEST_BINS += $(HT)/fuzz-profile
@@ -24,9 +24,6 @@ $(HT)/t-deps: tests/host/t-deps.c tests/host/tap.h src/deps.c src/deps.h src/fai
 
 $(HT)/t-%: tests/host/t-%.c tests/host/tap.h $(B)/libcredbox.a | $(HT)
 	$(CC) $(HOST_TFLAGS) -Itests/host -o $@ $< $(B)/libcredbox.a $(LDLIBS)
-# With the name service in process, as credbox-nss has it: checked against this machine's.
-$(HT)/t-ident: tests/host/t-ident.c tests/host/tap.h $(B)/ident_nss.o $(B)/libcredbox.a | $(HT)
-	$(CC) $(HOST_TFLAGS) -Itests/host -o $@ $< $(B)/ident_nss.o $(B)/libcredbox.a $(LDLIBS)
 
 # idmap.t's program: one file operation or one attack, inside an ID-mapped grant or outside it.
 TEST_BINS += $(HT)/idmap-probe
