@@ -44,7 +44,7 @@ SYSCONFDIR  ?= /etc
 CLIENT_C := src/client.c
 SRC_C    := $(filter-out src/main.c $(CLIENT_C),$(wildcard src/*.c))
 SRC_S    := $(wildcard src/*.S)
-LIB_OBJS := $(SRC_C:src/%.c=$(B)/%.o) $(SRC_S:src/%.S=$(B)/%.o)
+LIB_OBJS := $(SRC_C:src/%.c=$(B)/%.o) $(SRC_S:src/%.S=$(B)/%.o) $(B)/redirect_rt_text.o
 
 .PHONY: all kernel initramfs check check-host check-vm run bench fuzz clean deps install \
 	uninstall
@@ -80,7 +80,7 @@ $(B)/sysnames_table.h: $(B)/sysnames-gen
 	$< >$@.tmp && mv $@.tmp $@
 $(B)/sysnames.o: $(B)/sysnames_table.h
 # The redirect runtime (src/rt/): freestanding code that stays in the program's address space,
-# built as one relocation-free image and embedded in credbox (src/redirect.c).
+# built as one relocation-free image whose text is embedded in credbox (src/redirect.c).
 RT_CFLAGS := -std=gnu11 -O2 -g0 -Wall -Wextra -Wshadow -Wno-unused-parameter -ffreestanding \
 	     -fno-builtin -fno-tree-loop-distribute-patterns -fPIC -fvisibility=hidden \
 	     -fno-stack-protector -fno-asynchronous-unwind-tables -fno-unwind-tables \
@@ -103,9 +103,13 @@ $(B)/redirect_rt.o: $(RT_OBJS)
 	$(LD) -r -o $@ $^
 $(B)/redirect_rt.elf: $(B)/redirect_rt.o src/rt/redirect_rt.lds
 	$(LD) -static -nostdlib -T src/rt/redirect_rt.lds -o $@ $<
-$(B)/redirect_rt_image.h: $(B)/redirect_rt.elf src/rt/mkblob
-	src/rt/mkblob $(B)/redirect_rt.o $< $@
+# The offsets of its symbols for redirect.c, and its text as a section of credbox's own, which
+# the program keeps mapped where credbox's file put it (no copy made at a start).
+$(B)/redirect_rt_image.h $(B)/redirect_rt_text.S &: $(B)/redirect_rt.elf src/rt/mkblob
+	src/rt/mkblob $(B)/redirect_rt.o $< $(B)/redirect_rt_image.h $(B)/redirect_rt_text.S
 $(B)/redirect.o: $(B)/redirect_rt_image.h
+$(B)/redirect_rt_text.o: $(B)/redirect_rt_text.S
+	$(CC) $(CFLAGS) -c -o $@ $<
 $(B)/credbox: $(B)/main.o $(B)/libcredbox.a
 	$(CC) $(LDFLAGS) -Wl,-z,relro,-z,now -o $@ $^ $(CREDBOX_LIBS)
 $(B):

@@ -973,7 +973,7 @@ static int arm_runtime(struct loader_image *img, const struct redirect *rd,
 
 	if (!rd->armed)
 		return 0;
-	e = loader_keep(img, rd->base, rd->size);
+	e = redirect_keep(rd, img);
 	if (!e)
 		e = redirect_arm(rd);
 	return e ? fail(err, EXIT_CREDBOX, NO_LINE, NULL, e, "arming the redirect runtime: %s",
@@ -1132,8 +1132,7 @@ int apply_check(const struct plan *plan, struct failure_list *out, unsigned int 
 		failure_add(out, &err);
 	} else {
 		filter_bpf_free(&bpf);
-		if (rd.size)
-			munmap((void *)rd.base, rd.size);
+		redirect_release(&rd);
 	}
 	if (!plan->argv)
 		*skipped |= APPLY_CHECK_NO_PROGRAM;

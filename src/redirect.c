@@ -537,37 +537,57 @@ void redirect_describe(const struct plan *plan, FILE *out, const char *prefix)
 		prefix);
 }
 
-/* Map the runtime's image and fill its configuration (not yet read-only). */
+/*
+ * The address of the runtime's symbol at offset off (build/redirect_rt_image.h): its text is
+ * where credbox's file maps it (redirect_rt_text.S), so the image's origin is fixed by that.
+ */
+#define RT_AT(rd, off)	((rd)->base - RT_TEXT_START_OFF + (off))
+
+/*
+ * Map the runtime's configuration and state, and fill the configuration (not yet read-only).
+ * Its text is not copied: it runs where credbox's file maps it, pages of its own that the
+ * loader keeps for the program, as it keeps the stub's. The code reaches its data at a fixed
+ * distance below itself (the image's link: src/rt/redirect_rt.lds), under credbox's image,
+ * where nothing has been mapped; NOREPLACE makes a collision a clean failure, never an
+ * overwrite.
+ */
 static struct rt_conf *map_runtime(const struct plan *plan, struct redirect *rd)
 {
 	const char *slash = strrchr(plan->program, '/');
 	struct rt_conf *c;
-	void *m;
+	void *m, *at;
 
-	rd->size = RT_END_OFF;
-	m = mmap(NULL, rd->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED)
+	rd->base = (uintptr_t)redirect_rt_text;
+	rd->data = RT_AT(rd, RT_CONF_OFF);
+	rd->data_size = RT_END_OFF - RT_CONF_OFF;
+	at = (void *)rd->data;
+	m = mmap(at, rd->data_size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (m != at) {
+		if (m != MAP_FAILED) {		/* a kernel before 4.17: a hint */
+			munmap(m, rd->data_size);
+			errno = EEXIST;
+		}
+		rd->data = 0;
 		return NULL;
-	rd->base = (uintptr_t)m;
-	/*
-	 * The pages the image is copied to, made in one call rather than by a fault each (about
-	 * half the cost, README's Benchmarks). A kernel before 5.14 says EINVAL, and the copy
-	 * faults them in as before.
-	 */
-	madvise(m, RT_TEXT_END_OFF, MADV_POPULATE_WRITE);
-	memcpy(m, redirect_rt_image, sizeof(redirect_rt_image));
-	c = (struct rt_conf *)(rd->base + RT_CONF_OFF);
+	}
+	c = (struct rt_conf *)rd->data;
 	c->version = RT_VERSION;
 	c->base = rd->base;
-	c->exempt_ip = rd->base + RT_EXEMPT_RET_OFF;
+	c->exempt_ip = RT_AT(rd, RT_EXEMPT_RET_OFF);
 	snprintf(c->prog, sizeof(c->prog), "%s", slash ? slash + 1 : plan->program);
+	fill_exec(plan, c, rd->armed == ARM_FULL);
+	if (rd->armed == ARM_KILLS) {
+		/* Nothing below is read: their pages stay untouched. */
+		c->kills_only = 1;
+		return c;
+	}
 	/* The program starts in [program] cwd: in a tree, the runtime keeps it (apply.c). */
 	snprintf(c->cwd, sizeof(c->cwd), "%s", plan->cwd ? plan->cwd : "/");
 	/* /proc/self/exe names credbox: the runtime answers for it with the program's file. */
 	if (!realpath(plan->program, c->exe))
 		snprintf(c->exe, sizeof(c->exe), "%s", plan->program);
 	fill_grants(plan, c);
-	fill_exec(plan, c, rd->armed == ARM_FULL);
 	return c;
 }
 
@@ -681,14 +701,11 @@ int redirect_prepare(const struct plan *plan, struct redirect *rd, struct filter
 		return fail(err, FAILURE_NO_LINE, NULL, -errno,
 			    "cannot map the redirect runtime: %s", strerror(errno));
 	e = compile_traps(plan, rd, c, bpf);
-	/* The runtime's code read-only and executable, its configuration read-only. */
-	if (!e && (mprotect((void *)rd->base, RT_TEXT_END_OFF, PROT_READ | PROT_EXEC) ||
-		   mprotect((void *)(rd->base + RT_CONF_OFF), RT_STATE_START_OFF - RT_CONF_OFF,
-			    PROT_READ)))
+	/* Its configuration read-only (its code is credbox's, read-only and executable). */
+	if (!e && mprotect((void *)rd->data, RT_STATE_START_OFF - RT_CONF_OFF, PROT_READ))
 		e = -errno;
 	if (e) {
-		munmap((void *)rd->base, rd->size);
-		memset(rd, 0, sizeof(*rd));
+		redirect_release(rd);
 		return fail(err, plan->pol->seccomp.sec.line, NULL, e,
 			    "[seccomp]: cannot build the redirecting filter: %s", strerror(-e));
 	}
@@ -713,12 +730,29 @@ int redirect_in_tree(const struct plan *plan, const char *path)
 	return 0;
 }
 
+int redirect_keep(const struct redirect *rd, struct loader_image *img)
+{
+	int e;
+
+	if (!rd->armed)
+		return 0;
+	e = loader_keep(img, rd->base, RT_TEXT_END_OFF - RT_TEXT_START_OFF);
+	return e ? e : loader_keep(img, rd->data, rd->data_size);
+}
+
+void redirect_release(struct redirect *rd)
+{
+	if (rd->data)
+		munmap((void *)rd->data, rd->data_size);
+	memset(rd, 0, sizeof(*rd));
+}
+
 int redirect_arm(const struct redirect *rd)
 {
 	long (*arm)(void);
 
 	if (!rd->armed)
 		return 0;
-	arm = (long (*)(void))(rd->base + RT_ARM_OFF);
+	arm = (long (*)(void))RT_AT(rd, RT_ARM_OFF);
 	return (int)arm();
 }

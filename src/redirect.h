@@ -18,10 +18,11 @@
  * it kills for only: named first, they still kill, and after an execve they kill unnamed
  * (SIGSYS's default action), as before.
  *
- *   redirect_prepare  (privileged, before anything changed) decide, map the runtime and fill
- *                     its configuration, compile the profile's filter with the traps;
+ *   redirect_prepare  (privileged, before anything changed) decide, map the runtime's data
+ *                     and fill its configuration, compile the profile's filter with the traps;
+ *   redirect_keep     the loader keeps the runtime's text (pages of credbox's own) and data;
  *   redirect_arm      (after the loader reset the signal handlers, before seccomp) install
- *                     the SIGSYS handler; the loader keeps the runtime mapped.
+ *                     the SIGSYS handler.
  */
 #ifndef CREDBOX_REDIRECT_H
 #define CREDBOX_REDIRECT_H
@@ -32,13 +33,15 @@
 
 #include "failure.h"
 #include "filter.h"
+#include "loader.h"
 #include "plan.h"
 
 struct redirect {
 	int armed;		/* 0: not; else how much (redirect.c, ARM_*) */
 	size_t transparent;	/* transparent grants */
-	uintptr_t base;		/* the runtime's mapping */
-	size_t size;
+	uintptr_t base;		/* the runtime's text: pages of credbox's own */
+	uintptr_t data;		/* its configuration and state, mapped */
+	size_t data_size;
 };
 
 /*
@@ -57,6 +60,12 @@ int redirect_in_tree(const struct plan *plan, const char *path);
 
 /* For --check and --print-filter: which calls trap and why, if the runtime is armed. */
 void redirect_describe(const struct plan *plan, FILE *out, const char *prefix);
+
+/* Have the loader keep the runtime's text and data for the program (armed only). 0 or -errno. */
+int redirect_keep(const struct redirect *rd, struct loader_image *img);
+
+/* Unmap what redirect_prepare mapped, for a run that stops before the program (--check). */
+void redirect_release(struct redirect *rd);
 
 /* Install the runtime's SIGSYS handler (armed only). 0 or -errno. */
 int redirect_arm(const struct redirect *rd);

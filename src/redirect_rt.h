@@ -3,10 +3,11 @@
  * redirect_rt.h: the layout shared by credbox (src/redirect.c) and the redirect runtime
  * (src/rt/redirect_rt.c), the freestanding code that stays in the program's address space.
  *
- * The runtime is one position-independent image without relocations: text, then one page of
+ * The runtime is one position-independent image without relocations: the pages of
  * configuration that credbox fills and then makes read-only (struct rt_conf), then its state
- * (struct rt_state, zero at start, written only by the runtime). Only fixed-size types here:
- * both sides must agree on every offset without a libc in common.
+ * (struct rt_state, zero at start, written only by the runtime), then, a fixed distance above
+ * (src/rt/redirect_rt.lds), its text, which stays where credbox's own file maps it. Only
+ * fixed-size types here: both sides must agree on every offset without a libc in common.
  */
 #ifndef CREDBOX_REDIRECT_RT_H
 #define CREDBOX_REDIRECT_RT_H
@@ -60,20 +61,22 @@ struct rt_grant {
 	char path[RT_PATH_MAX];		/* absolute, no trailing '/', no "." or ".." */
 };
 
+/*
+ * Ordered by use: a runtime armed only to name the calls killed for (kills_only) reads the
+ * first part and a few pages of pool, and credbox writes nothing else of it.
+ */
 struct rt_conf {
 	uint32_t version;
 	uint32_t ngrants;
 	uint64_t exempt_ip;		/* what seccomp_data.instruction_pointer reads from
 					 * the runtime's own syscall instruction */
-	uint64_t base;			/* where the image is mapped */
+	uint64_t base;			/* where the image's text lies (in credbox's file) */
+	uint32_t kills_only;		/* armed only to name the calls the profile kills for:
+					 * no exec in place, no working directory, no grants */
+	uint32_t default_msg;		/* pool offset + 1 for numbers >= RT_NR_MAX */
 	char prog[64];			/* the program's name, for messages */
-	char cwd[RT_PATH_MAX];		/* credbox's working directory at the jump */
-	char exe[RT_PATH_MAX];		/* the program's file, as /proc/self/exe would name it */
 	uint8_t kind[RT_NR_MAX];	/* enum rt_kind */
 	uint32_t msg[RT_NR_MAX];	/* offset + 1 in pool of "NAME, denied by ..."; 0: none */
-	uint32_t default_msg;		/* the same for numbers >= RT_NR_MAX */
-	char pool[RT_POOL_SIZE];
-	struct rt_grant grants[RT_MAX_GRANTS];
 	/* For the program's own execve, done in place (src/rt/rt_exec.c): */
 	char exec_refused[128];		/* why it cannot be done ("": it can) */
 	uint32_t exec_may;		/* RT_EXEC_*: calls it makes only if the profile allows */
@@ -81,6 +84,10 @@ struct rt_conf {
 	uint32_t nauxv, nspecial;
 	uint64_t auxv[RT_AUXV_MAX][2];	/* credbox's: the vDSO, hardware capabilities */
 	uint64_t special[RT_MAX_SPECIAL][2];	/* the vDSO's ranges, to keep: start, length */
+	char pool[RT_POOL_SIZE];
+	char cwd[RT_PATH_MAX];		/* credbox's working directory at the jump */
+	char exe[RT_PATH_MAX];		/* the program's file, as /proc/self/exe would name it */
+	struct rt_grant grants[RT_MAX_GRANTS];
 };
 
 /*
@@ -140,5 +147,5 @@ struct rt_state {
 	struct rt_dirfd fds[RT_FD_MAX];
 };
 
-/* Symbols of the image, their offsets generated into build/redirect_rt_syms.h. */
+/* The offsets of the image's symbols: build/redirect_rt_image.h (src/rt/mkblob). */
 #endif /* CREDBOX_REDIRECT_RT_H */

@@ -2447,6 +2447,9 @@ HIDDEN long rt_arm(void)
 	uint32_t i;
 	long e;
 
+	/* Armed only to name the calls killed for: no grant, no exec in place to prepare. */
+	if (rt_conf.kills_only)
+		return SC4(__NR_rt_sigaction, SIGSYS_, &act, 0, 8);
 	rt_state.mem_pid = (int32_t)SC0(__NR_getpid);
 	memcpy(rt_state.exe, rt_conf.exe, sizeof(rt_state.exe));
 	rt_state.exe[sizeof(rt_state.exe) - 1] = '\0';

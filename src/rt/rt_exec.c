@@ -85,8 +85,8 @@
 #define PAGE			4096UL
 #define ARGS_MAX		(6UL << 20)
 #define POLL_CHUNK		512
-/* The end of this image (src/rt/redirect_rt.lds). */
-extern const char rt_end[];
+/* The end of this image's text, and of its data (src/rt/redirect_rt.lds). */
+extern const char rt_text_end[], rt_end[];
 /* An address no user pointer can have: reading it fails with EFAULT. */
 #define BAD_POINTER		((uintptr_t)-4096)
 
@@ -284,7 +284,8 @@ static int claim(void)
 /* At every trap: a forked child claims its memory as soon as it can (before its threads). */
 void rt_exec_claim(void)
 {
-	if (!rt_conf.exec_refused[0] && !__atomic_load_n(&rt_owner.pid, __ATOMIC_RELAXED))
+	if (!rt_conf.kills_only && !rt_conf.exec_refused[0] &&
+	    !__atomic_load_n(&rt_owner.pid, __ATOMIC_RELAXED))
 		claim();
 }
 
@@ -810,8 +811,12 @@ static long prepare(const char *path, char *const *argv, char *const *envp)
 		return e;
 	for (i = 0; !e && i < rt_conf.nspecial && i < RT_MAX_SPECIAL; i++)
 		e = loader_keep(&S.img, rt_conf.special[i][0], rt_conf.special[i][1]);
+	/* This runtime: its text (credbox's pages), and its configuration and state. */
 	if (!e)
-		e = loader_keep(&S.img, rt_conf.base, (uintptr_t)rt_end - rt_conf.base);
+		e = loader_keep(&S.img, rt_conf.base, (uintptr_t)rt_text_end - rt_conf.base);
+	if (!e)
+		e = loader_keep(&S.img, (uintptr_t)&rt_conf,
+				(uintptr_t)rt_end - (uintptr_t)&rt_conf);
 	if (!e)
 		e = loader_stack(&S.img, argv, envp, NULL);
 	if (!e)

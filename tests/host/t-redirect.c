@@ -356,6 +356,7 @@ static int run_armed(int (*fn)(void), int *armed)
 	}
 	waitpid(pid, &status, 0);
 	filter_bpf_free(&bpf);
+	redirect_release(&rd);
 	return status;
 }
 
@@ -386,6 +387,7 @@ static void check_bpf(void)
 	tap_ok(markers == 0, "no marker of the compile is left in the filter");
 	tap_ok(traps > 1, "every trap follows its instruction-pointer test and the verdict");
 	filter_bpf_free(&bpf);
+	redirect_release(&rd);
 }
 
 /* A child of run_armed passed: exit status 0 (its failed checks are on stdout). */
