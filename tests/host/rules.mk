@@ -82,13 +82,17 @@ fuzz: $(HT)/fuzz-profile
 
 # credbox beside its peers, starting /bin/true, one run (make bench-peers; README,
 # "Benchmarks"). A peer that is not installed is skipped with the reason; the optional
-# packages come from `tests/deps optional`.
+# packages come from `tests/deps optional`. Two floors come first: credbox's own start and
+# exit (--version), and a launcher that only loads the program in its own process
+# (loader-run), the least any in-process launcher pays.
 PEERS_ROUNDS ?= 300
 $(HT)/peers-bench: tests/host/peers-bench.c tests/vm/bench.h | $(HT)
 	$(CC) $(filter-out -O2,$(CFLAGS)) -O2 -o $@ $<
 .PHONY: bench-peers
-bench-peers: $(B)/credbox $(HT)/peers-bench
-	@set -- "true=/bin/true" "credbox=$(B)/credbox --profile conf/minimal.ini -- /bin/true"; \
+bench-peers: $(B)/credbox $(HT)/peers-bench $(B)/tests/loader/loader-run
+	@set -- "true=/bin/true" "version=$(B)/credbox --version" \
+		"loader=$(B)/tests/loader/loader-run /bin/true" \
+		"credbox=$(B)/credbox --profile conf/minimal.ini -- /bin/true"; \
 	for p in "setpriv=setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all" \
 		 "bwrap=bwrap --ro-bind / /" "firejail=firejail --quiet --noprofile"; do \
 		name=$${p%%=*}; cmd=$${p#*=}; exe=$$(command -v $$name) || { \

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tp-exempt.h: find the redirect runtime's own syscall instruction in the test program's
- * address space, as a hostile program would: rt_syscall6's bytes in an anonymous executable
- * mapping (/proc/self/maps). tp-probe jumps there to show it gives the program's own rights
- * only; tp-bench makes the untrapped open through it.
+ * address space, as a hostile program would: rt_syscall6's bytes in a readable, executable
+ * mapping (/proc/self/maps; the runtime's text is pages of credbox's file). tp-probe jumps
+ * there to show it gives the program's own rights only; tp-bench makes the untrapped open
+ * through it.
  */
 #ifndef TP_EXEMPT_H
 #define TP_EXEMPT_H
@@ -28,8 +29,8 @@ static inline tp_rawsys_t tp_find_exempt(void)
 		unsigned long s, e;
 		char perm[8];
 
-		if (sscanf(line, "%lx-%lx %7s", &s, &e, perm) != 3 || perm[2] != 'x' ||
-		    strchr(line, '/') || strstr(line, "[vdso]"))
+		if (sscanf(line, "%lx-%lx %7s", &s, &e, perm) != 3 || perm[0] != 'r' ||
+		    perm[2] != 'x' || strstr(line, "[vdso]"))
 			continue;
 		for (; s + sizeof(tp_rt_code) <= e && !found; s++) {
 			if (!memcmp((void *)s, tp_rt_code, sizeof(tp_rt_code)))

@@ -1165,7 +1165,7 @@ static void exempt(void)
 	tp_rawsys_t sc = tp_find_exempt();
 	long r;
 
-	check(sc != NULL, "found the runtime's syscall instruction in an anonymous mapping");
+	check(sc != NULL, "found the runtime's syscall instruction in an executable mapping");
 	if (!sc)
 		return;
 	r = sc(SYS_openat, AT_FDCWD, (long)T "/README", O_RDONLY, 0, 0, 0);
