@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * redirect: arm the runtime of src/rt/ (see redirect.h): which calls trap, the profile's
- * filter with its exempt instruction, the runtime's mapping and configuration.
+ * filter with its exempt instruction, the runtime's data and configuration.
  *
  * The filter. libseccomp compiles the profile's filter with a marker in place of each verdict
  * that must trap: SECCOMP_RET_TRACE | RT_TRAP_TAG | v (credbox never traces, so the value is

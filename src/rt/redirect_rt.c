@@ -2418,7 +2418,7 @@ HIDDEN void rt_sigsys(int sig, struct rt_siginfo *si, struct rt_ucontext *uc)
 	}
 }
 
-/* Install the handler: called by credbox through rt_conf.base + offset, before seccomp. */
+/* Install the handler: called by credbox where its text lies (redirect_arm), before seccomp. */
 HIDDEN long rt_arm(void)
 {
 	struct rt_ksigaction act = {
