@@ -542,6 +542,8 @@ void redirect_describe(const struct plan *plan, FILE *out, const char *prefix)
  * where credbox's file maps it (redirect_rt_text.S), so the image's origin is fixed by that.
  */
 #define RT_AT(rd, off)	((rd)->base - RT_TEXT_START_OFF + (off))
+/* Its configuration and state: the mapping credbox makes for it. */
+#define RT_DATA_SIZE	(RT_END_OFF - RT_CONF_OFF)
 
 /*
  * Map the runtime's configuration and state, and fill the configuration (not yet read-only).
@@ -559,13 +561,12 @@ static struct rt_conf *map_runtime(const struct plan *plan, struct redirect *rd)
 
 	rd->base = (uintptr_t)redirect_rt_text;
 	rd->data = RT_AT(rd, RT_CONF_OFF);
-	rd->data_size = RT_END_OFF - RT_CONF_OFF;
 	at = (void *)rd->data;
-	m = mmap(at, rd->data_size, PROT_READ | PROT_WRITE,
+	m = mmap(at, RT_DATA_SIZE, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 	if (m != at) {
 		if (m != MAP_FAILED) {		/* a kernel before 4.17: a hint */
-			munmap(m, rd->data_size);
+			munmap(m, RT_DATA_SIZE);
 			errno = EEXIST;
 		}
 		rd->data = 0;
@@ -737,13 +738,13 @@ int redirect_keep(const struct redirect *rd, struct loader_image *img)
 	if (!rd->armed)
 		return 0;
 	e = loader_keep(img, rd->base, RT_TEXT_END_OFF - RT_TEXT_START_OFF);
-	return e ? e : loader_keep(img, rd->data, rd->data_size);
+	return e ? e : loader_keep(img, rd->data, RT_DATA_SIZE);
 }
 
 void redirect_release(struct redirect *rd)
 {
 	if (rd->data)
-		munmap((void *)rd->data, rd->data_size);
+		munmap((void *)rd->data, RT_DATA_SIZE);
 	memset(rd, 0, sizeof(*rd));
 }
 

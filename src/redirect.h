@@ -40,8 +40,7 @@ struct redirect {
 	int armed;		/* 0: not; else how much (redirect.c, ARM_*) */
 	size_t transparent;	/* transparent grants */
 	uintptr_t base;		/* the runtime's text: pages of credbox's own */
-	uintptr_t data;		/* its configuration and state, mapped */
-	size_t data_size;
+	uintptr_t data;		/* its configuration and state, mapped (0: not) */
 };
 
 /*

@@ -36,8 +36,11 @@ struct pb_cmd {
 	int dead;
 };
 
-/* Runs @c once; its wall and CPU time in round @r. Returns the wait status, or -1. */
-static int pb_run(struct pb_cmd *c, int r)
+/*
+ * Runs @c once, its stdout on @null (what a command prints, credbox --version, is not the
+ * table's); its wall and CPU time in round @r. Returns the wait status, or -1.
+ */
+static int pb_run(struct pb_cmd *c, int r, int null)
 {
 	double t0 = bench_now_ns();
 	struct rusage ru;
@@ -45,10 +48,7 @@ static int pb_run(struct pb_cmd *c, int r)
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		/* What a command prints (credbox --version) is not the table's. */
-		int null = open("/dev/null", O_WRONLY);
-
-		if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
+		if (dup2(null, STDOUT_FILENO) < 0)
 			_exit(127);
 		execv(c->argv[0], c->argv);
 		_exit(127);
@@ -84,7 +84,7 @@ static int pb_parse(struct pb_cmd *c, char *arg, int rounds)
 int main(int argc, char **argv)
 {
 	struct pb_cmd cmds[PB_MAX_CMDS];
-	int rounds, n = 0, r, i, k, st;
+	int rounds, n = 0, r, i, k, st, null;
 
 	if (argc < 3 || argc - 2 > PB_MAX_CMDS || (rounds = atoi(argv[1])) < 1) {
 		fprintf(stderr, "usage: peers-bench ROUNDS LABEL=COMMAND... (at most %d)\n",
@@ -96,13 +96,18 @@ int main(int argc, char **argv)
 			fprintf(stderr, "peers-bench: %s: want LABEL=COMMAND\n", argv[i]);
 			return 2;
 		}
+	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (null < 0) {
+		perror("peers-bench: /dev/null");
+		return 1;
+	}
 	for (r = 0; r < rounds; r++)
 		for (i = 0; i < n; i++) {
 			struct pb_cmd *c = &cmds[(i + r) % n];
 
 			if (c->dead)
 				continue;
-			st = pb_run(c, r);
+			st = pb_run(c, r, null);
 			if (st == 0)
 				continue;
 			if (c == &cmds[0] || r > 0) {
