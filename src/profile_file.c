@@ -135,6 +135,25 @@ static int walk_enter(struct walk *w, int fd, const char *real, const struct sta
 	return 0;
 }
 
+/* Enter fd, the directory c of w->real (st: its stat): w->real grows by "/c" where it is. */
+static int walk_down(struct walk *w, int fd, const char *c, const struct stat *st,
+		     struct profile_file_error *e)
+{
+	size_t n = strlen(w->real);
+	int err;
+
+	if ((size_t)snprintf(w->real + n, sizeof(w->real) - n, "/%s", c) >=
+	    sizeof(w->real) - n) {
+		w->real[n] = '\0';
+		close(fd);
+		return fail(e, -ENAMETOOLONG, NULL, "path too long");
+	}
+	err = walk_enter(w, fd, w->real, st, e);
+	if (err)
+		w->real[n] = '\0';	/* the path of w->dir again */
+	return err;
+}
+
 static int walk_root(struct walk *w, struct profile_file_error *e)
 {
 	int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -157,9 +176,12 @@ static int walk_dotdot(struct walk *w, struct profile_file_error *e)
 	return walk_enter(w, fd, up, NULL, e);
 }
 
-/* The walk's path buffers (24 KiB): on the heap, since credbox must run on a small stack. */
+/*
+ * The walk's path buffers (20 KiB): on the heap, since credbox must run on a small stack. A
+ * start writes the first bytes of todo only (a page: each page first touched costs a fault).
+ */
 struct walk_buf {
-	char todo[2 * PATH_MAX], cwd[PATH_MAX], target[PATH_MAX], tail[2 * PATH_MAX];
+	char todo[2 * PATH_MAX], target[PATH_MAX], tail[2 * PATH_MAX];
 };
 
 /*
@@ -217,13 +239,17 @@ static int last_component(const char *rest)
 static int walk_in(struct walk *w, struct walk_buf *b, const char *path, int *fd,
 		   struct stat *st, char *name, struct profile_file_error *e)
 {
-	char *todo = b->todo, *cwd = b->cwd, *rest = todo, *c;
+	char *todo = b->todo, *rest = todo, *c;
+	size_t len = 0;
 	int err, last;
 
-	if (path[0] != '/' && !getcwd(cwd, sizeof(b->cwd)))
+	/* todo: the current directory (for a relative path), then "/" and path */
+	if (path[0] != '/' && !getcwd(todo, sizeof(b->todo)))
 		return fail(e, -errno, NULL, "the current directory: %s", strerror(errno));
-	if ((size_t)snprintf(todo, sizeof(b->todo), "%s/%s", path[0] == '/' ? "" : cwd, path) >=
-	    sizeof(b->todo))
+	if (path[0] != '/')
+		len = strlen(todo);
+	if ((size_t)snprintf(todo + len, sizeof(b->todo) - len, "/%s", path) >=
+	    sizeof(b->todo) - len)
 		return fail(e, -ENAMETOOLONG, NULL, "path too long");
 	err = walk_root(w, e);
 	while (!err && (c = next_component(&rest))) {
@@ -253,11 +279,8 @@ static int walk_in(struct walk *w, struct walk_buf *b, const char *path, int *fd
 			return 0;
 		} else if (!S_ISDIR(st->st_mode)) {
 			err = fail(e, -ENOTDIR, NULL, "%s/%s: not a directory", w->real, c);
-		} else if ((size_t)snprintf(cwd, sizeof(b->cwd), "%s/%s", w->real, c) >=
-			   sizeof(b->cwd)) {
-			err = fail(e, -ENAMETOOLONG, NULL, "path too long");
 		} else {
-			err = walk_enter(w, *fd, cwd, st, e);
+			err = walk_down(w, *fd, c, st, e);
 			*fd = -1;	/* w->dir now, or closed */
 		}
 		if (*fd >= 0)
@@ -338,25 +361,31 @@ int profile_file_open(const char *path, struct stat *st, char *real, size_t size
 
 /* ---- reading the files of a profile ------------------------------------------------------ */
 
+/*
+ * What a start writes comes first, so that it shares pages: each page first touched costs a
+ * fault. trust_seen is read once trust_noted says it was written; e once a failure filled it
+ * (every failure of profile_file_open and open_dropins does, through fail()).
+ */
 struct loader {
 	struct policy *pol;
 	struct diag *d;
 	struct diag *trust;	/* NULL: a file root may not trust is an error; else noted here */
-	char trust_seen[4200];	/* the last problem noted there: a directory is named once */
 	struct profile_include inc;
-	struct {
-		dev_t dev;
-		ino_t ino;
-		int line;	/* where it was included; 0: the profile or a drop-in */
-	} seen[PROFILE_MAX_FILES];
 	size_t nseen;
 	int depth;
 	const char *name;	/* the NAME the profile was found by, or NULL */
 	int open_err;		/* of the last file that could not be opened */
 	int binary;		/* a file was no text (profile_parse_file) */
-	char dir[PROFILE_MAX_DEPTH + 1][PATH_MAX];	/* of each file being read */
-	struct profile_file_error e;
+	int trust_noted;	/* trust_seen holds something */
+	struct {
+		dev_t dev;
+		ino_t ino;
+		int line;	/* where it was included; 0: the profile or a drop-in */
+	} seen[PROFILE_MAX_FILES];
 	char real[PATH_MAX];
+	char dir[PROFILE_MAX_DEPTH + 1][PATH_MAX];	/* of each file being read */
+	char trust_seen[4200];	/* the last problem noted there: a directory is named once */
+	struct profile_file_error e;
 };
 
 /*
@@ -440,8 +469,9 @@ static int report(struct loader *l, int line, const char *what, const char *path
 /* What root may not trust, noted for --check: once for a directory that several files share. */
 static void note_trust(struct loader *l, int line, const char *what, const char *path)
 {
-	if (!strcmp(l->trust_seen, l->e.msg))
+	if (l->trust_noted && !strcmp(l->trust_seen, l->e.msg))
 		return;
+	l->trust_noted = 1;
 	snprintf(l->trust_seen, sizeof(l->trust_seen), "%s", l->e.msg);
 	report_to(l, l->trust, line, what, path);
 }
@@ -627,21 +657,24 @@ static int read_dropins(struct loader *l, const char *profile)
 int profile_file_load(const char *path, const char *name, struct policy *pol, struct diag *d,
 		      struct diag *trust)
 {
-	/* Not calloc: the path buffers (most of its 50 KiB) are written before they are read. */
+	/* Neither calloc nor a memset: the buffers are written before they are read. */
 	struct loader *l = malloc(sizeof(*l));
 	int err, e, binary;
 
 	profile_parse_begin(pol);
 	if (!l)
 		return -ENOMEM;
-	memset(l, 0, offsetof(struct loader, dir));
-	memset(&l->e, 0, sizeof(l->e));
-	l->real[0] = '\0';
 	l->pol = pol;
 	l->d = d;
 	l->trust = trust;
-	l->name = name;
 	l->inc = (struct profile_include){ on_include, l };
+	l->nseen = 0;
+	l->depth = 0;
+	l->name = name;
+	l->open_err = 0;
+	l->binary = 0;
+	l->trust_noted = 0;
+	l->real[0] = '\0';
 	err = read_one(l, path, 0, NULL);
 	if (d->nsrc && err != -ENOMEM) {
 		e = read_dropins(l, path);

@@ -3,7 +3,8 @@
 # working directory (missing, or one the sandboxed user cannot enter), #! scripts and the
 # program's libraries that Landlock would keep from it, a library that does not exist, the
 # trees even on a kernel without O_CRED_ALLOW, a draft profile of any owner (trust is one
-# problem among the others), and a report that cannot be written (> /dev/full) is an error.
+# problem among the others, a directory named once for all its files), and a report that
+# cannot be written (> /dev/full) is an error.
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$PWD
 CB=${CREDBOX:-$ROOT/build/credbox}
@@ -142,6 +143,15 @@ show
 "$CB" --profile "$D" -- /bin/true >"$TMP/out" 2>"$TMP/err"; rc=$?
 ok $([ $rc -eq 125 ] && [ "$(wc -l <"$TMP/err")" -eq 2 ] && [ ! -s "$TMP/out" ]; echo $?) \
 	"a run of the draft: refused on its trust alone, nothing read or run (got $rc)"
+# a drop-in beside it: the same directory stops both files, and is named once
+mkdir -m 755 "$TMP/drafts/draft.d"
+printf '[limits]\nnofile = 64\n' >"$TMP/drafts/draft.d/more.ini"
+chown -R nobody "$TMP/drafts/draft.d"
+"$CB" --profile "$D" --check -- /bin/true >"$TMP/out" 2>"$TMP/err"; rc=$?
+ok $(stops && [ "$(head -n 1 "$TMP/err")" = "$D: directory $TMP/drafts: owned by uid 65534, not by root" ] &&
+     [ "$(wc -l <"$TMP/err")" -eq 2 ] && grep -qx '  nofile  64' "$TMP/out"; echo $?) \
+	"a draft's drop-in in the same directory: read, and the directory named once (got $rc)"
+show
 
 # ---- a report that cannot be written ---------------------------------------------------------
 "$CB" --profile "$TMP/good.ini" --check -- /bin/true >/dev/full 2>"$TMP/err"; rc=$?
