@@ -203,6 +203,11 @@ refused "a drop-in directory others may write to" "$C/main.ini" \
 	"$C/main.ini: drop-ins $C/main.d: directory $C/main.d: group- and world-writable (mode 1777)
 hint: keep profiles in a directory only root can write to, such as /etc/credbox"
 chmod 755 "$C/main.d"
+mv "$C/main.d" "$C/main.d.away" && ln -s "$C/nowhere" "$C/main.d" && chown -h nobody "$C/main.d"
+refused "a drop-in directory that is a dangling link of another user's: checked, not taken for none" \
+	"$C/main.ini" "$C/main.ini: drop-ins $C/main.d: $C/main.d: a symbolic link owned by uid 65534, not by root
+hint: give the path the link points to"
+rm "$C/main.d" && mv "$C/main.d.away" "$C/main.d"
 printf 'include = main.ini\n[program]\ncommand_line = program\n' >"$C/loop.ini"
 sed -i '1i include = ../loop.ini' "$C/common/id.ini"
 refused "an include cycle" "$C/loop.ini" \
