@@ -244,10 +244,12 @@ static int walk_in(struct walk *w, struct walk_buf *b, const char *path, int *fd
 	int err, last;
 
 	/* todo: the current directory (for a relative path), then "/" and path */
-	if (path[0] != '/' && !getcwd(todo, sizeof(b->todo)))
-		return fail(e, -errno, NULL, "the current directory: %s", strerror(errno));
-	if (path[0] != '/')
+	if (path[0] != '/') {
+		if (!getcwd(todo, sizeof(b->todo)))
+			return fail(e, -errno, NULL, "the current directory: %s",
+				    strerror(errno));
 		len = strlen(todo);
+	}
 	if ((size_t)snprintf(todo + len, sizeof(b->todo) - len, "/%s", path) >=
 	    sizeof(b->todo) - len)
 		return fail(e, -ENAMETOOLONG, NULL, "path too long");
